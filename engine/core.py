@@ -1,0 +1,263 @@
+"""The contract every Throneroom game implements, and the pieces all games share.
+
+Pure Python: no Flask, no Socket.IO, no database, no clock and no global ``random``. Everything from
+outside (the seed, the current game time in ms) comes in as arguments.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+MASK64 = (1 << 64) - 1
+
+
+class GameError(Exception):
+    """Base of the errors an engine raises for an action it refuses; ``code`` is a stable key."""
+
+    code = "game_error"
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class InvalidAction(GameError):
+    """The payload does not parse: wrong shape, unknown kind, bad field."""
+
+    code = "invalid_action"
+
+
+class IllegalAction(GameError):
+    """The payload parses but the rules do not allow it now."""
+
+    code = "illegal_action"
+
+
+class InvalidSettings(GameError):
+    """A game setting is missing, of the wrong type or out of range."""
+
+    code = "invalid_settings"
+
+
+class Rng:
+    """A seeded splitmix64 generator whose whole state is one integer, so it can live in a game state."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        self.state = seed & MASK64
+
+    def next_u64(self) -> int:
+        """Advance and return 64 random bits."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n) without modulo bias."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def randint(self, a: int, b: int) -> int:
+        """A uniform integer in [a, b]."""
+        return a + self.randbelow(b - a + 1)
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        """One element of a non-empty sequence."""
+        return items[self.randbelow(len(items))]
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def copy(self) -> Rng:
+        """An independent generator in the same state."""
+        return Rng(self.state)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and other.state == self.state
+
+    def __repr__(self) -> str:
+        return f"Rng({self.state:#x})"
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One per-game setting shown in the lobby: an integer range, a choice or a yes/no."""
+
+    key: str
+    kind: str  # "int", "choice" or "bool"
+    default: Any
+    label_key: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: Any) -> Any:
+        """The validated value, or InvalidSettings naming this setting."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise InvalidSettings(f"{self.key} must be true or false", self.key)
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidSettings(f"{self.key} must be a whole number", self.key)
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidSettings(f"{self.key} must be at least {self.minimum}", self.key)
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidSettings(f"{self.key} must be at most {self.maximum}", self.key)
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise InvalidSettings(f"{self.key} must be one of {', '.join(self.choices)}", self.key)
+            return value
+        raise InvalidSettings(f"{self.key} has an unknown kind {self.kind}", self.key)
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-ready description for the lobby."""
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "default": self.default,
+            "label_key": self.label_key,
+            "min": self.minimum,
+            "max": self.maximum,
+            "choices": list(self.choices),
+        }
+
+
+BOTS_SETTING = SettingSpec("bots", "bool", True, "setting.bots")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the lobby shows of a game and how many seats it has."""
+
+    id: str
+    name_key: str
+    blurb_key: str
+    min_players: int
+    max_players: int
+    settings: tuple[SettingSpec, ...] = ()
+    teams: bool = False
+    listed: bool = True
+
+    def default_settings(self) -> dict[str, Any]:
+        """Every setting at its default."""
+        return {s.key: s.default for s in self.settings}
+
+    def parse_settings(self, values: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Validated settings: ``base`` (or the defaults) updated by ``values``; unknown keys are refused."""
+        if not isinstance(values, Mapping):
+            raise InvalidSettings("settings must be an object", "settings")
+        specs = {s.key: s for s in self.settings}
+        result = dict(base) if base is not None else self.default_settings()
+        for key, value in values.items():
+            if key not in specs:
+                raise InvalidSettings(f"unknown setting {key!r}", str(key))
+            result[key] = specs[key].parse(value)
+        return result
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A seat in a game: its index, the name shown, and whether a bot plays it."""
+
+    index: int
+    name: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the seats in final order (best first) and a short reason key."""
+
+    ranking: tuple[int, ...]
+    reason_key: str = "outcome.finished"
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the room gives a game at setup: the seed, the settings and the timer scale."""
+
+    seed: int
+    settings: Mapping[str, Any]
+    timer_scale: float = 1.0
+
+    def timer_ms(self, seconds: float) -> int:
+        """A timer in ms after the room's scale factor, never below 50 ms."""
+        return max(50, round(seconds * 1000 * self.timer_scale))
+
+
+class Game(ABC):
+    """A game's rules. States are opaque to the room; ``apply`` must not mutate the state it is given."""
+
+    info: GameInfo
+
+    @abstractmethod
+    def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> Any:
+        """The initial state for these seats."""
+
+    @abstractmethod
+    def parse_action(self, payload: Any) -> Any:
+        """The action a client payload describes, or InvalidAction."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: int) -> list[Any]:
+        """Every action the seat may take now (empty when it may not act)."""
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, action: Any, now_ms: int) -> Any:
+        """The state after the seat's action, or IllegalAction; the given state is left unchanged."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What one seat may know (``None``: the public TV view), JSON-ready."""
+
+    @abstractmethod
+    def deadline(self, state: Any) -> int | None:
+        """The game time in ms at which the current timed step expires, if any."""
+
+    @abstractmethod
+    def on_timeout(self, state: Any, now_ms: int) -> Any:
+        """The state after the current deadline passed: the timeout is an action of its own, and any random
+        choice it makes (a pick for a seat that did not answer) comes from the state's RNG."""
+
+    @abstractmethod
+    def bot_action(self, state: Any, seat: int, rng: Rng) -> tuple[Any, int] | None:
+        """A bot's (action, thinking delay in ms) for this seat now, or None when it has nothing to do."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def action_to_json(self, action: Any) -> Any:
+        """The JSON form of an action for the event log; ``parse_action`` must read it back."""
+        return action
+
+    def step(self, state: Any) -> int | None:
+        """A number that changes whenever what a seat may do changes; a client that sends an older one is
+        refused as stale. ``None``: the game does not check."""
+        return None
+
+    def is_over(self, state: Any) -> bool:
+        """Whether the game has ended."""
+        return self.outcome(state) is not None
+
+    def can_act(self, state: Any, seat: int) -> bool:
+        """Whether the seat has at least one legal action now."""
+        return bool(self.legal_actions(state, seat))

@@ -1,0 +1,55 @@
+"""Which games a room can host.
+
+``GAMES`` holds the games whose engines are implemented; ``ANNOUNCED`` holds the lobby information of the
+games whose engines are still to come, so the TV can list all four from the start and show which are ready.
+"""
+
+from __future__ import annotations
+
+from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
+from engine.tally import TallyGame
+
+GAMES: dict[str, Game] = {}
+
+ANNOUNCED: dict[str, GameInfo] = {
+    "campaign": GameInfo(
+        "campaign", "game.campaign.name", "game.campaign.blurb", 3, 3,
+        (BOTS_SETTING, SettingSpec("timer_scale_pct", "int", 100, "setting.timer_pct", 10, 300)),
+    ),
+    "crown": GameInfo(
+        "crown", "game.crown.name", "game.crown.blurb", 1, 12,
+        (BOTS_SETTING, SettingSpec("day_minutes", "int", 4, "setting.day_minutes", 1, 20)),
+        teams=True,
+    ),
+    "hierarchy": GameInfo("hierarchy", "game.hierarchy.name", "game.hierarchy.blurb", 2, 2, (BOTS_SETTING,)),
+    "avignon": GameInfo("avignon", "game.avignon.name", "game.avignon.blurb", 2, 2, (BOTS_SETTING,)),
+}
+
+LOBBY_ORDER = ("campaign", "crown", "hierarchy", "avignon")
+
+
+def register(game: Game) -> None:
+    """Make a game available to rooms (replacing its announcement)."""
+    GAMES[game.info.id] = game
+
+
+def get(game_id: str) -> Game | None:
+    """The implemented game with this id, if any."""
+    return GAMES.get(game_id)
+
+
+def info(game_id: str) -> GameInfo | None:
+    """The lobby information of an implemented or announced game."""
+    game = GAMES.get(game_id)
+    return game.info if game is not None else ANNOUNCED.get(game_id)
+
+
+def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
+    """The games the lobby shows, as (info, playable): the four in order, then unlisted ones if asked."""
+    result = [(info(gid), gid in GAMES) for gid in LOBBY_ORDER if info(gid) is not None]
+    if include_unlisted:
+        result += [(g.info, True) for gid, g in GAMES.items() if not g.info.listed]
+    return result
+
+
+register(TallyGame())

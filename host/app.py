@@ -1,0 +1,111 @@
+"""The application factory: ``create_app(config)`` builds a Flask app, its Socket.IO server and room service."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from host.service import Clock, RoomService
+from host.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger("throneroom")
+
+DEFAULTS: dict[str, Any] = {
+    "DATABASE_URL": "sqlite://",  # in memory; `throneroom serve` passes a file
+    "PUBLIC_URL": "http://127.0.0.1:8000",
+    "ASYNC_MODE": "eventlet",
+    "TIMER_SCALE": 1.0,
+    "INCLUDE_UNLISTED_GAMES": False,  # the test game; tests only
+    "MAX_MESSAGE_BYTES": 64 * 1024,
+    "CLOCK": None,
+    "SEED_SOURCE": None,
+}
+
+
+@dataclass
+class Runtime:
+    """What the handlers need: the room service, the Socket.IO server and the settings."""
+
+    service: RoomService
+    socketio: SocketIO
+    public_url: str
+    host_sids: set[str] = field(default_factory=set)
+    ticker_started: bool = False
+
+
+def templates_dir() -> str:
+    """Where the page templates are, in a checkout or an installed copy."""
+    return str(ROOT / "templates")
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """A new app with its own room service and database."""
+    settings = {**DEFAULTS, **(config or {})}
+    app = Flask(__name__, template_folder=templates_dir(), static_folder="static")
+    app.config.update(settings)
+    app.config["JSON_AS_ASCII"] = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+    store = Store(settings["DATABASE_URL"])
+    service = RoomService(
+        store,
+        settings["CLOCK"] or Clock(),
+        timer_scale=float(settings["TIMER_SCALE"]),
+        include_unlisted=bool(settings["INCLUDE_UNLISTED_GAMES"]),
+        seed_source=settings["SEED_SOURCE"],
+    )
+    socketio = SocketIO(
+        app,
+        async_mode=settings["ASYNC_MODE"],
+        max_http_buffer_size=settings["MAX_MESSAGE_BYTES"],
+        cors_allowed_origins=[],  # same origin only
+        async_handlers=False,  # one client's events are handled in the order it sent them
+        ping_interval=5,
+        ping_timeout=10,
+    )
+    runtime = Runtime(service, socketio, settings["PUBLIC_URL"].rstrip("/"))
+    app.extensions["throneroom"] = runtime
+
+    from host.sockets import TvNamespace, install_broadcast
+    from host.web import bp as host_bp
+    from player.sockets import PlayerNamespace
+    from player.web import bp as player_bp
+
+    app.register_blueprint(host_bp)
+    app.register_blueprint(player_bp)
+    socketio.on_namespace(TvNamespace("/tv"))
+    socketio.on_namespace(PlayerNamespace("/play"))
+    install_broadcast(runtime)
+    restored = service.restore_all()
+    if restored:
+        log.info("restored %d room(s) from the database", restored)
+    return app
+
+
+def runtime_of(app: Flask) -> Runtime:
+    """The runtime of an app built by ``create_app``."""
+    return app.extensions["throneroom"]
+
+
+def start_ticker(app: Flask) -> None:
+    """Start the one background task that fires timeouts and bot moves (Flask-SocketIO's own primitives)."""
+    runtime = runtime_of(app)
+    if runtime.ticker_started:
+        return
+    runtime.ticker_started = True
+
+    def loop() -> None:
+        while True:
+            try:
+                runtime.service.tick()
+            except Exception:  # never let one bad room stop the clock of all the others
+                log.exception("tick failed")
+            runtime.socketio.sleep(runtime.service.next_wakeup_ms() / 1000)
+
+    runtime.socketio.start_background_task(loop)

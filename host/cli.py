@@ -1,0 +1,176 @@
+"""The ``throneroom`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import qrcode
+
+ASYNC_MODES = ("eventlet", "threading")
+
+
+def data_dir() -> Path:
+    """Where Throneroom keeps its database: $XDG_DATA_HOME/throneroom (or the platform's equivalent)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "throneroom"
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, as phones see it (None if it has none).
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which interface would be used.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, never contacted
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a whole number, not {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be between 1 and 65535, not {value}")
+    return value
+
+
+def timer_scale(text: str) -> float:
+    """An argparse type: a positive timer factor."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"timer scale must be a number, not {text!r}") from None
+    if not 0.01 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"timer scale must be between 0.01 and 10, not {value}")
+    return value
+
+
+def public_url(text: str) -> str:
+    """An argparse type: an http(s) base URL without a path."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(f"public URL must look like http://host:port, not {text!r}")
+    if parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError("public URL must not have a query or fragment")
+    return text.rstrip("/")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="throneroom", description="Quiz battles and board games on the TV.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="start the server")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: all)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", metavar="PATH", help=f"SQLite file (default {data_dir() / 'throneroom.db'})")
+    serve.add_argument("--database-url", metavar="URL", help="any SQLAlchemy database URL (instead of --db)")
+    serve.add_argument("--timer-scale", type=timer_scale, default=1.0, metavar="F",
+                       help="multiply every game timer by F (e.g. 0.1 for a quick demo)")
+    serve.add_argument("--public-url", type=public_url, metavar="URL",
+                       help="the address phones use, e.g. behind a reverse proxy (default: this machine's LAN address)")
+    serve.add_argument("--async-mode", choices=ASYNC_MODES, default=os.environ.get("THRONEROOM_ASYNC_MODE", "eventlet"),
+                       help="Flask-SocketIO async mode (default eventlet)")
+    serve.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
+    serve.add_argument("--quiet", action="store_true", help="do not print the QR code")
+    return parser
+
+
+def database_url(args: argparse.Namespace) -> tuple[str, str]:
+    """The database URL and how to describe it; creates the default folder on first run."""
+    if args.database_url and args.db:
+        raise SystemExit("throneroom: give --db or --database-url, not both")
+    if args.database_url:
+        return args.database_url, args.database_url
+    path = Path(args.db).expanduser() if args.db else data_dir() / "throneroom.db"
+    if path.exists() and path.is_dir():
+        raise SystemExit(f"throneroom: --db {path} is a folder; give a file path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SystemExit(f"throneroom: cannot create the folder for the database {path}: {error.strerror}") from None
+    return f"sqlite:///{path.resolve()}", str(path.resolve())
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the server until interrupted."""
+    url, described = database_url(args)
+    if args.public_url:
+        public = args.public_url
+    else:
+        address = "127.0.0.1" if args.host.startswith("127.") else lan_address()
+        if address is None:
+            address = "127.0.0.1"
+            print("throneroom: no network address found: phones cannot reach this machine. "
+                  "Connect to the Wi-Fi or give --public-url.", file=sys.stderr)
+        elif args.host not in ("0.0.0.0", "::", address):
+            address = args.host
+        public = f"http://{address}:{args.port}"
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for noisy in ("engineio.server", "socketio.server", "werkzeug"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+    from host.app import create_app, runtime_of, start_ticker
+
+    try:
+        app = create_app({
+            "DATABASE_URL": url,
+            "PUBLIC_URL": public,
+            "ASYNC_MODE": args.async_mode,
+            "TIMER_SCALE": args.timer_scale,
+            "INCLUDE_UNLISTED_GAMES": args.test_games,
+        })
+    except Exception as error:  # a database that cannot be opened, most often
+        print(f"throneroom: cannot start: {error}", file=sys.stderr)
+        return 1
+    runtime = runtime_of(app)
+    print("Throneroom is running.")
+    print(f"  On the TV or laptop, open:  {public}/tv")
+    print(f"  Phones join at:             {public}   (or scan the QR code on the TV)")
+    print(f"  Database:                   {described}")
+    if not args.quiet:
+        qr = qrcode.QRCode(border=1)
+        qr.add_data(public + "/")
+        qr.print_ascii(tty=False, invert=True)
+    sys.stdout.flush()
+    start_ticker(app)
+    try:
+        runtime.socketio.run(app, host=args.host, port=args.port, log_output=False,
+                             allow_unsafe_werkzeug=args.async_mode == "threading")
+    except OSError as error:
+        print(f"throneroom: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``throneroom`` console script."""
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

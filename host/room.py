@@ -1,0 +1,540 @@
+"""One room: its seats, lobby, running game and game clock, rebuilt from its event log.
+
+A room changes only through ``plan(kind, data)``: it checks an event completely and returns the effect, a
+function that cannot fail. The room service logs the event between the two steps, so an event that is
+refused changes nothing and one that is logged is always applied, live and on replay alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import registry
+from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot
+
+MAX_PLAYERS = 12
+NAME_MAX = 20
+LANGUAGES = ("en", "fa", "ro")
+ROLES = ("player", "spectator")
+CODE_ALPHABET = "ABCDEFGHJKMNPRSTUVWXYZ"  # no I, L, O, Q: nothing to mistake for 1, 0 or each other
+CODE_LENGTH = 4
+COLOURS = 8  # Okabe-Ito palette, drawn by the front end
+SHAPES = 6  # circle, square, triangle, diamond, star, hexagon
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+Effect = Callable[[], None]
+
+
+class RoomError(Exception):
+    """An event the room refuses: ``code`` is a stable key for the client, ``field`` names the bad part."""
+
+    def __init__(self, code: str, message: str, field: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as sent in an acknowledgement."""
+        return {"code": self.code, "message": self.message, "field": self.field}
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat or host token (tokens have 192 random bits, so SHA-256 suffices)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def clean_name(raw: Any) -> str:
+    """A display name, normalised, or RoomError naming the problem."""
+    if not isinstance(raw, str):
+        raise RoomError("invalid_name", "name must be text", "name")
+    name = unicodedata.normalize("NFC", CONTROL_CHARS.sub("", raw))
+    name = " ".join(name.split())
+    if not name:
+        raise RoomError("invalid_name", "name must not be empty", "name")
+    if len(name) > NAME_MAX:
+        raise RoomError("invalid_name", f"name must be at most {NAME_MAX} characters", "name")
+    return name
+
+
+def is_room_code(code: Any) -> bool:
+    """Whether the text has the form of a room code."""
+    return (isinstance(code, str) and len(code) == CODE_LENGTH
+            and all(c in CODE_ALPHABET for c in code))
+
+
+def normalise_code(raw: Any) -> str:
+    """A room code as typed (any case, spaces allowed), upper-cased and checked."""
+    code = "".join(raw.split()).upper() if isinstance(raw, str) else ""
+    if not is_room_code(code):
+        raise RoomError("invalid_code", f"a room code is {CODE_LENGTH} letters", "code")
+    return code
+
+
+@dataclass
+class Seat:
+    """A person in the room: a player or a spectator."""
+
+    id: int
+    name: str
+    role: str
+    token_hash: str
+    colour: int
+    shape: int
+    language: str | None = None
+    kicked: bool = False
+
+    def public(self) -> dict[str, Any]:
+        """What everyone may see of the seat."""
+        return {"id": self.id, "name": self.name, "role": self.role, "colour": self.colour, "shape": self.shape}
+
+
+@dataclass
+class SlotBinding:
+    """A game seat and who plays it: a room seat or a bot."""
+
+    index: int
+    name: str
+    seat_id: int | None
+    colour: int
+    shape: int
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this game seat."""
+        return self.seat_id is None
+
+
+@dataclass
+class GameSession:
+    """The game running (or just finished) in the room."""
+
+    game_id: str
+    game: Game
+    state: Any
+    slots: list[SlotBinding]
+    settings: dict[str, Any]
+    seed: int
+    aborted: bool = False
+    actions: int = 0
+
+    def slot_of(self, seat_id: int) -> int | None:
+        """The game seat a room seat plays, if any."""
+        for slot in self.slots:
+            if slot.seat_id == seat_id:
+                return slot.index
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game ended, by its rules or by the host."""
+        return self.aborted or self.game.is_over(self.state)
+
+
+@dataclass
+class Room:
+    """A room's whole state; see the module docstring for how it changes."""
+
+    code: str
+    seed: int
+    host_token_hash: str
+    timer_scale: float = 1.0
+    include_unlisted: bool = False
+    seats: dict[int, Seat] = field(default_factory=dict)
+    next_seat_id: int = 1
+    language: str = "en"
+    locked: bool = False
+    selected_game: str | None = None
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    session: GameSession | None = None
+    games_started: int = 0
+    paused: bool = False
+    game_ms: int = 0  # the game clock at the last event
+    seq: int = 0  # events applied
+    version: int = 0  # changes seen by clients (events, connections)
+
+    # ----- queries -----
+
+    @property
+    def phase(self) -> str:
+        """"lobby", "playing" or "finished"."""
+        if self.session is None:
+            return "lobby"
+        return "finished" if self.session.is_over else "playing"
+
+    def active_seats(self) -> list[Seat]:
+        """Seats not kicked, in joining order."""
+        return [s for s in self.seats.values() if not s.kicked]
+
+    def players(self) -> list[Seat]:
+        """Active seats with the player role, in joining order."""
+        return [s for s in self.active_seats() if s.role == "player"]
+
+    def seat_by_token_hash(self, token_hash: str) -> Seat | None:
+        """The seat (kicked or not) whose token has this hash."""
+        for seat in self.seats.values():
+            if seat.token_hash == token_hash:
+                return seat
+        return None
+
+    def is_name_taken(self, name: str, except_seat: int | None = None) -> bool:
+        """Whether an active seat already has this name (ignoring case)."""
+        folded = name.casefold()
+        return any(s.name.casefold() == folded and s.id != except_seat for s in self.active_seats())
+
+    def game_settings(self, game_id: str) -> dict[str, Any]:
+        """The lobby settings chosen for a game so far (defaults where not chosen)."""
+        info = registry.info(game_id)
+        if info is None:
+            return {}
+        return {**info.default_settings(), **self.settings.get(game_id, {})}
+
+    def is_game_selectable(self, game_id: Any) -> bool:
+        """Whether the lobby may select this game id (listed or, in tests, unlisted)."""
+        if not isinstance(game_id, str):
+            return False
+        info = registry.info(game_id)
+        return info is not None and (info.listed or self.include_unlisted)
+
+    # ----- planning events -----
+
+    def plan(self, kind: str, data: dict[str, Any]) -> Effect:
+        """Check one event completely and return its effect; RoomError if it is refused."""
+        planner = getattr(self, f"_plan_{kind}", None)
+        if planner is None:
+            raise RoomError("invalid_event", f"unknown event {kind!r}")
+        effect: Effect = planner(data)
+
+        def apply() -> None:
+            effect()
+            if "gt" in data:
+                self.game_ms = data["gt"]
+            self.seq += 1
+            self.version += 1
+
+        return apply
+
+    def _plan_join(self, data: dict[str, Any]) -> Effect:
+        name = clean_name(data.get("name"))
+        role = data.get("role")
+        if role not in ROLES:
+            raise RoomError("invalid_role", "role must be player or spectator", "role")
+        if self.locked:
+            raise RoomError("room_locked", "the room is locked: ask the host to unlock it")
+        if self.is_name_taken(name):
+            raise RoomError("name_taken", f"the name {name!r} is taken in this room", "name")
+        if role == "player" and len(self.players()) >= MAX_PLAYERS:
+            raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")
+        language = data.get("language")
+        if language is not None and language not in LANGUAGES:
+            raise RoomError("invalid_language", f"language must be one of {', '.join(LANGUAGES)}", "language")
+        token_hash = data["token_hash"]
+        colour, shape = self._free_look()
+
+        def effect() -> None:
+            seat_id = self.next_seat_id
+            self.seats[seat_id] = Seat(seat_id, name, role, token_hash, colour, shape, language)
+            self.next_seat_id += 1
+
+        return effect
+
+    def _free_look(self) -> tuple[int, int]:
+        """The first colour-and-shape pair no active seat has; pairs repeat only past 24 seats."""
+        taken = {(s.colour, s.shape) for s in self.active_seats()}
+        for i in range(COLOURS * SHAPES):
+            look = (i % COLOURS, i % SHAPES)
+            if look not in taken:
+                return look
+        return (0, 0)
+
+    def _seat(self, data: dict[str, Any]) -> Seat:
+        seat = self.seats.get(data.get("seat"))  # type: ignore[arg-type]
+        if seat is None or seat.kicked:
+            raise RoomError("unknown_seat", "no such seat in this room", "seat")
+        return seat
+
+    def _plan_rename(self, data: dict[str, Any]) -> Effect:
+        seat = self._seat(data)
+        name = clean_name(data.get("name"))
+        if self.is_name_taken(name, except_seat=seat.id):
+            raise RoomError("name_taken", f"the name {name!r} is taken in this room", "name")
+
+        def effect() -> None:
+            seat.name = name
+            if self.session is not None:
+                for slot in self.session.slots:
+                    if slot.seat_id == seat.id:
+                        slot.name = name
+
+        return effect
+
+    def _plan_seat_language(self, data: dict[str, Any]) -> Effect:
+        seat = self._seat(data)
+        language = data.get("language")
+        if language not in LANGUAGES:
+            raise RoomError("invalid_language", f"language must be one of {', '.join(LANGUAGES)}", "language")
+
+        def effect() -> None:
+            seat.language = language
+
+        return effect
+
+    def _plan_kick(self, data: dict[str, Any]) -> Effect:
+        seat = self._seat(data)
+
+        def effect() -> None:
+            seat.kicked = True
+            if self.session is not None and not self.session.is_over:
+                for slot in self.session.slots:
+                    if slot.seat_id == seat.id:
+                        slot.seat_id = None  # a bot takes over the kicked player's game seat
+
+        return effect
+
+    def _plan_lock(self, data: dict[str, Any]) -> Effect:
+        locked = data.get("locked")
+        if not isinstance(locked, bool):
+            raise RoomError("invalid", "locked must be true or false", "locked")
+
+        def effect() -> None:
+            self.locked = locked
+
+        return effect
+
+    def _plan_language(self, data: dict[str, Any]) -> Effect:
+        language = data.get("language")
+        if language not in LANGUAGES:
+            raise RoomError("invalid_language", f"language must be one of {', '.join(LANGUAGES)}", "language")
+
+        def effect() -> None:
+            self.language = language
+
+        return effect
+
+    def _require_lobby(self) -> None:
+        if self.phase == "playing":
+            raise RoomError("not_now", "a game is running: end it first")
+
+    def _plan_select_game(self, data: dict[str, Any]) -> Effect:
+        self._require_lobby()
+        game_id = data.get("game")
+        if not self.is_game_selectable(game_id):
+            raise RoomError("unknown_game", "no such game", "game")
+
+        def effect() -> None:
+            self.selected_game = game_id
+            self.session = None  # leaving a finished game's results for the lobby
+
+        return effect
+
+    def _plan_settings(self, data: dict[str, Any]) -> Effect:
+        self._require_lobby()
+        game_id = data.get("game")
+        if not self.is_game_selectable(game_id):
+            raise RoomError("unknown_game", "no such game", "game")
+        info = registry.info(game_id)
+        assert info is not None
+        try:
+            merged = info.parse_settings(data.get("settings"), self.game_settings(game_id))
+        except InvalidSettings as error:
+            raise RoomError("invalid_settings", error.message, error.field) from error
+
+        def effect() -> None:
+            self.settings[game_id] = merged
+
+        return effect
+
+    def _plan_start(self, data: dict[str, Any]) -> Effect:
+        self._require_lobby()
+        game_id = self.selected_game
+        if game_id is None:
+            raise RoomError("no_game", "choose a game first")
+        game = registry.get(game_id)
+        if game is None:
+            raise RoomError("game_unavailable", "this game is not available yet")
+        info = game.info
+        settings = self.game_settings(game_id)
+        humans = self.players()[: info.max_players] if not info.teams else self.players()
+        use_bots = bool(settings.get("bots", False))
+        wanted = max(len(humans), info.min_players) if use_bots else len(humans)
+        if wanted < info.min_players:
+            raise RoomError("not_enough_players",
+                            f"{info.id} needs at least {info.min_players} players (or bots for empty seats)")
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RoomError("invalid", "seed must be a whole number", "seed")
+        slots = [SlotBinding(i, s.name, s.id, s.colour, s.shape) for i, s in enumerate(humans)]
+        bot_look = iter(self._bot_looks(humans))
+        for i in range(len(humans), wanted):
+            colour, shape = next(bot_look)
+            slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
+        ctx = Context(seed, settings, self.timer_scale)
+        try:
+            state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
+        except GameError as error:
+            raise RoomError(error.code, error.message, error.field) from error
+
+        def effect() -> None:
+            self.session = GameSession(game_id, game, state, slots, settings, seed)
+            self.games_started += 1
+            self.paused = False
+
+        return effect
+
+    def _bot_looks(self, humans: list[Seat]) -> list[tuple[int, int]]:
+        taken = {(s.colour, s.shape) for s in humans}
+        return [(i % COLOURS, i % SHAPES) for i in range(COLOURS * SHAPES)
+                if (i % COLOURS, i % SHAPES) not in taken]
+
+    def _running(self) -> GameSession:
+        if self.session is None or self.session.is_over:
+            raise RoomError("no_game_running", "no game is running")
+        return self.session
+
+    def _plan_action(self, data: dict[str, Any]) -> Effect:
+        session = self._running()
+        if self.paused:
+            raise RoomError("paused", "the game is paused")
+        slot = data.get("slot")
+        if not isinstance(slot, int) or not 0 <= slot < len(session.slots):
+            raise RoomError("unknown_seat", "no such game seat", "slot")
+        game = session.game
+        try:
+            action = game.parse_action(data.get("action"))
+        except GameError as error:
+            raise RoomError(error.code, error.message, error.field) from error
+        if not game.can_act(session.state, slot):
+            raise RoomError("not_your_turn", "you cannot act now")
+        step = data.get("step")
+        if step is not None and step != game.step(session.state):
+            raise RoomError("stale", "the game has moved on: look again", "step")
+        try:
+            state = game.apply(session.state, slot, action, data["gt"])
+        except GameError as error:
+            raise RoomError(error.code, error.message, error.field) from error
+
+        def effect() -> None:
+            session.state = state
+            session.actions += 1
+
+        return effect
+
+    def _plan_timeout(self, data: dict[str, Any]) -> Effect:
+        session = self._running()
+        deadline = session.game.deadline(session.state)
+        if deadline is None:
+            raise RoomError("not_now", "nothing is timed now")
+        try:
+            state = session.game.on_timeout(session.state, data["gt"])
+        except GameError as error:
+            raise RoomError(error.code, error.message, error.field) from error
+
+        def effect() -> None:
+            session.state = state
+            session.actions += 1
+
+        return effect
+
+    def _plan_pause(self, data: dict[str, Any]) -> Effect:
+        self._running()
+        if self.paused:
+            raise RoomError("not_now", "the game is already paused")
+
+        def effect() -> None:
+            self.paused = True
+
+        return effect
+
+    def _plan_resume(self, data: dict[str, Any]) -> Effect:
+        self._running()
+        if not self.paused:
+            raise RoomError("not_now", "the game is not paused")
+
+        def effect() -> None:
+            self.paused = False
+
+        return effect
+
+    def _plan_end(self, data: dict[str, Any]) -> Effect:
+        session = self._running()
+
+        def effect() -> None:
+            session.aborted = True
+            self.paused = False
+
+        return effect
+
+    def _plan_lobby(self, data: dict[str, Any]) -> Effect:
+        if self.phase != "finished":
+            raise RoomError("not_now", "the game is still running: end it first")
+
+        def effect() -> None:
+            self.session = None
+
+        return effect
+
+    # ----- views -----
+
+    def lobby_view(self, connected: set[int]) -> dict[str, Any]:
+        """The room as everyone may see it, without the game view."""
+        games = []
+        for info, playable in registry.lobby_games(self.include_unlisted):
+            games.append({
+                "id": info.id,
+                "name_key": info.name_key,
+                "blurb_key": info.blurb_key,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "teams": info.teams,
+                "playable": playable,
+                "settings": [s.describe() for s in info.settings],
+                "values": self.game_settings(info.id),
+            })
+        seats = [{**s.public(), "connected": s.id in connected} for s in self.active_seats()]
+        return {
+            "code": self.code,
+            "version": self.version,
+            "language": self.language,
+            "locked": self.locked,
+            "phase": self.phase,
+            "paused": self.paused,
+            "players": [s for s in seats if s["role"] == "player"],
+            "spectators": [s for s in seats if s["role"] == "spectator"],
+            "max_players": MAX_PLAYERS,
+            "games": games,
+            "selected_game": self.selected_game,
+        }
+
+    def game_view(self, seat_id: int | None, game_now_ms: int) -> dict[str, Any] | None:
+        """The running or finished game as one room seat sees it (``None``: the TV and spectators)."""
+        session = self.session
+        if session is None:
+            return None
+        slot = session.slot_of(seat_id) if seat_id is not None else None
+        outcome = session.game.outcome(session.state)
+        deadline = None if session.is_over else session.game.deadline(session.state)
+        return {
+            "id": session.game_id,
+            "name_key": session.game.info.name_key,
+            "slots": [{"index": s.index, "name": s.name, "bot": s.is_bot, "seat": s.seat_id,
+                       "colour": s.colour, "shape": s.shape} for s in session.slots],
+            "you": slot,
+            "view": session.game.view(session.state, slot),
+            "step": session.game.step(session.state),
+            "now_ms": game_now_ms,
+            "deadline_ms": deadline,
+            "aborted": session.aborted,
+            "outcome": None if outcome is None else {
+                "ranking": list(outcome.ranking), "reason_key": outcome.reason_key,
+                "detail": dict(outcome.detail)},
+        }
+
+
+def new_bot_rng(room: Room, slot: int) -> Rng:
+    """A generator for a bot's choice; bot moves are logged, so this only needs to vary, not to replay."""
+    return Rng(room.seed ^ (room.seq * 1_000_003) ^ (slot * 7919))

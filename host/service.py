@@ -1,0 +1,318 @@
+"""The room service: the only way rooms change, one event at a time per room, logged before it is sent.
+
+For every event it runs the same steps: find the room, check the event completely (``Room.plan``), append it
+to the database log and commit, apply it, then tell the transport (``notify``) which room changed. Timeouts
+and bot moves go through the same path from ``tick``, which the app calls from one background task.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from host.room import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Room,
+    RoomError,
+    hash_token,
+    new_bot_rng,
+    normalise_code,
+)
+from host.store import Store
+
+log = logging.getLogger("throneroom.rooms")
+
+HOST_EVENTS = ("lock", "language", "select_game", "settings", "start", "pause", "resume", "end", "lobby", "kick")
+RESTORE_WINDOW_MS = 48 * 3600 * 1000
+
+
+class Clock:
+    """Real time: a monotonic clock for durations and the wall clock for records."""
+
+    def monotonic_ms(self) -> int:
+        """Milliseconds on a clock that never goes back."""
+        return time.monotonic_ns() // 1_000_000
+
+    def wall_ms(self) -> int:
+        """Milliseconds since the epoch."""
+        return time.time_ns() // 1_000_000
+
+
+class FakeClock(Clock):
+    """A clock that moves only when a test says so."""
+
+    def __init__(self, start_ms: int = 1_000_000):
+        self.now = start_ms
+
+    def advance(self, ms: int) -> None:
+        """Move time forward."""
+        self.now += ms
+
+    def monotonic_ms(self) -> int:
+        return self.now
+
+    def wall_ms(self) -> int:
+        return 1_700_000_000_000 + self.now
+
+
+@dataclass
+class BotPlan:
+    """A bot's next move, due at a game time, valid while the game's step is unchanged."""
+
+    due_ms: int
+    step: Any
+    action: Any
+
+
+class RoomService:
+    """Owns the rooms of this process; see the module docstring."""
+
+    def __init__(self, store: Store, clock: Clock | None = None, *, timer_scale: float = 1.0,
+                 include_unlisted: bool = False, seed_source: Callable[[], int] | None = None):
+        self.store = store
+        self.clock = clock or Clock()
+        self.timer_scale = timer_scale
+        self.include_unlisted = include_unlisted
+        self.seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.epoch = secrets.token_hex(4)  # versions count from zero again after a restart
+        self.rooms: dict[str, Room] = {}
+        self.locks: dict[str, threading.RLock] = {}
+        self.anchors: dict[str, tuple[int, int]] = {}  # code -> (monotonic ms, game ms) at the last event
+        self.connections: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
+        self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)
+        self.bot_plans: dict[tuple[str, int], BotPlan] = {}
+        self.notify: Callable[[str], None] = lambda code: None
+        self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None
+        self._registry_lock = threading.Lock()
+
+    # ----- rooms -----
+
+    def create_room(self) -> tuple[str, str]:
+        """A new room: its code and the host token (only its hash is kept)."""
+        host_token = secrets.token_urlsafe(24)
+        seed = self.seed_source()
+        with self._registry_lock:
+            for _ in range(1000):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if code not in self.rooms and self.store.room(code) is None:
+                    break
+            else:
+                raise RoomError("no_code", "no free room code; try again")
+            self.store.create_room(code, hash_token(host_token), seed, self.clock.wall_ms())
+            self._install(Room(code, seed, hash_token(host_token), self.timer_scale, self.include_unlisted))
+        return code, host_token
+
+    def _install(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        self.locks[room.code] = threading.RLock()
+        self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
+        self.connections.setdefault(room.code, {})
+
+    def room(self, raw_code: Any) -> Room:
+        """The room with this code, loaded from the database if this process has not seen it yet."""
+        code = normalise_code(raw_code)
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        with self._registry_lock:
+            room = self.rooms.get(code) or self._load(code)
+        if room is None:
+            raise RoomError("unknown_room", f"there is no room {code}", "code")
+        return room
+
+    def _load(self, code: str) -> Room | None:
+        record = self.store.room(code)
+        if record is None or record.closed:
+            return None
+        room = Room(code, record.seed, record.host_token_hash, self.timer_scale, self.include_unlisted)
+        for event in self.store.events(code):
+            try:
+                room.plan(event.kind, event.data)()
+            except RoomError as error:  # a log the current code cannot replay: keep what replays
+                log.error("room %s: event %d (%s) does not replay: %s", code, event.seq, event.kind, error)
+                break
+        self._install(room)
+        return room
+
+    def restore_all(self) -> int:
+        """Rebuild every room active in the last two days; returns how many."""
+        since = self.clock.wall_ms() - RESTORE_WINDOW_MS
+        count = 0
+        for code in self.store.room_codes(since):
+            if code not in self.rooms:
+                with self._registry_lock:
+                    if self._load(code) is not None:
+                        count += 1
+        return count
+
+    # ----- the one write path -----
+
+    def game_now(self, room: Room) -> int:
+        """The room's game clock: it runs only while a game runs unpaused, so pauses and restarts are free."""
+        mono_at, game_at = self.anchors[room.code]
+        if room.phase != "playing" or room.paused:
+            return game_at
+        return game_at + max(0, self.clock.monotonic_ms() - mono_at)
+
+    def submit(self, room: Room, kind: str, data: dict[str, Any]) -> None:
+        """Check, log, apply and announce one event; RoomError (and nothing changed) if refused."""
+        with self.locks[room.code]:
+            data = {**data, "gt": self.game_now(room)}
+            effect = room.plan(kind, data)
+            self.store.append(room.code, room.seq + 1, kind, data, self.clock.wall_ms())
+            effect()
+            self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
+        self.notify(room.code)
+
+    # ----- people -----
+
+    def is_host(self, room: Room, token: Any) -> bool:
+        """Whether the token is this room's host token."""
+        return isinstance(token, str) and secrets.compare_digest(hash_token(token), room.host_token_hash)
+
+    def seat_by_token(self, room: Room, token: Any) -> int:
+        """The id of the active seat this token belongs to."""
+        if not isinstance(token, str) or not token:
+            raise RoomError("bad_token", "token must be text", "token")
+        seat = room.seat_by_token_hash(hash_token(token))
+        if seat is None:
+            raise RoomError("bad_token", "this phone has no seat in the room", "token")
+        if seat.kicked:
+            raise RoomError("kicked", "the host removed you from this room")
+        return seat.id
+
+    def join(self, room: Room, name: Any, role: Any, language: Any = None) -> tuple[int, str]:
+        """Seat a new person; returns the seat id and the seat token (only its hash is kept)."""
+        token = secrets.token_urlsafe(24)
+        self.submit(room, "join", {"name": name, "role": role, "language": language,
+                                   "token_hash": hash_token(token)})
+        seat_id = room.next_seat_id - 1
+        return seat_id, token
+
+    def host_event(self, room: Room, kind: str, data: dict[str, Any]) -> None:
+        """A host control; ``start`` gets a fresh seed, ``kick`` tells the kicked phone."""
+        if kind not in HOST_EVENTS:
+            raise RoomError("invalid_event", f"unknown host control {kind!r}")
+        if kind == "start":
+            data = {"seed": self.seed_source()}
+        self.submit(room, kind, data)
+        if kind == "kick":
+            self.on_kick(room.code, data["seat"])
+
+    def skip(self, room: Room) -> None:
+        """End the current timer now, as if it had run out."""
+        self.submit(room, "timeout", {})
+
+    def act(self, room: Room, seat_id: int, payload: Any) -> None:
+        """A player's game action: ``{"action": ..., "step": optional}``."""
+        if not isinstance(payload, dict) or "action" not in payload:
+            raise RoomError("invalid", "payload must be an object with an action", "action")
+        step = payload.get("step")
+        if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
+            raise RoomError("invalid", "step must be a whole number", "step")
+        session = room.session
+        slot = session.slot_of(seat_id) if session is not None else None
+        if slot is None:
+            raise RoomError("not_in_game", "you are not playing in this game")
+        self.submit(room, "action", {"slot": slot, "action": payload["action"], "step": step, "by": seat_id})
+
+    # ----- connections (not logged: they are not part of the game) -----
+
+    def connect(self, room: Room, sid: str, seat_id: int | None) -> None:
+        """Record a socket as the TV (None) or a seat's phone; a socket follows one room at a time."""
+        previous = self.sids.get(sid)
+        if previous is not None and previous[0] != room.code:
+            self.disconnect(sid)
+        self.connections.setdefault(room.code, {})[sid] = seat_id
+        self.sids[sid] = (room.code, seat_id)
+        room.version += 1
+        self.notify(room.code)
+
+    def disconnect(self, sid: str) -> str | None:
+        """Forget a socket; returns the code of the room it was in."""
+        found = self.sids.pop(sid, None)
+        if found is None:
+            return None
+        code = found[0]
+        self.connections.get(code, {}).pop(sid, None)
+        room = self.rooms.get(code)
+        if room is not None:
+            room.version += 1
+        self.notify(code)
+        return code
+
+    def where(self, sid: str) -> tuple[str, int | None] | None:
+        """The room code and seat (None: a TV) a socket follows."""
+        return self.sids.get(sid)
+
+    def connected_seats(self, code: str) -> set[int]:
+        """The seats with at least one connected phone."""
+        return {s for s in self.connections.get(code, {}).values() if s is not None}
+
+    # ----- views -----
+
+    def view(self, room: Room, seat_id: int | None, as_host: bool = False) -> dict[str, Any]:
+        """The whole state one audience receives: the TV (seat None) or one seat."""
+        with self.locks[room.code]:
+            result = room.lobby_view(self.connected_seats(room.code))
+            result["game"] = room.game_view(seat_id, self.game_now(room))
+            result["host"] = as_host
+            result["epoch"] = self.epoch
+            if seat_id is not None:
+                seat = room.seats.get(seat_id)
+                result["me"] = None if seat is None else {**seat.public(), "language": seat.language,
+                                                          "kicked": seat.kicked}
+            return result
+
+    # ----- time -----
+
+    def tick(self) -> None:
+        """Fire due timeouts and bot moves in every room."""
+        for room in list(self.rooms.values()):
+            try:
+                self._tick_room(room)
+            except RoomError as error:  # a race with a person's action: the next tick looks again
+                log.debug("room %s tick: %s", room.code, error.message)
+
+    def _tick_room(self, room: Room) -> None:
+        session = room.session
+        if session is None or session.is_over or room.paused:
+            return
+        now = self.game_now(room)
+        deadline = session.game.deadline(session.state)
+        if deadline is not None and now >= deadline:
+            self.submit(room, "timeout", {})
+            return
+        for slot in session.slots:
+            if not slot.is_bot:
+                continue
+            key = (room.code, slot.index)
+            if not session.game.can_act(session.state, slot.index):
+                self.bot_plans.pop(key, None)
+                continue
+            step = session.game.step(session.state)
+            plan = self.bot_plans.get(key)
+            if plan is None or plan.step != (step if step is not None else room.seq):
+                decision = session.game.bot_action(session.state, slot.index, new_bot_rng(room, slot.index))
+                if decision is None:
+                    continue
+                action, delay = decision
+                plan = BotPlan(now + max(0, int(delay)), step if step is not None else room.seq, action)
+                self.bot_plans[key] = plan
+            if now >= plan.due_ms:
+                del self.bot_plans[key]
+                self.submit(room, "action", {"slot": slot.index, "action": plan.action,
+                                             "step": None, "by": "bot"})
+                return
+
+    def next_wakeup_ms(self) -> int:
+        """How long the ticker may sleep: short while any game runs, longer otherwise."""
+        running = any(r.phase == "playing" and not r.paused for r in self.rooms.values())
+        return 50 if running else 250
+

@@ -1,0 +1,127 @@
+/* Throneroom: what the TV and phone pages share. Plain JavaScript, no build step, nothing from the internet.
+ * Text always goes into the page through textContent (the h() helper), so every name is shown escaped. */
+"use strict";
+
+const TR = (() => {
+  const catalogs = JSON.parse(document.getElementById("catalogs").textContent);
+  let lang = document.documentElement.lang || "en";
+  const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
+  const COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#F5F5F5"];
+  const COLOUR_KEYS = ["orange", "sky", "green", "yellow", "blue", "vermillion", "purple", "white"];
+  const SHAPE_KEYS = ["circle", "square", "triangle", "diamond", "star", "hexagon"];
+
+  function digits(text) {
+    text = String(text);
+    return lang === "fa" ? text.replace(/[0-9]/g, (d) => PERSIAN[+d]) : text;
+  }
+
+  function t(key, params) {
+    let text = (catalogs[lang] && catalogs[lang][key]) || catalogs.en[key] || key;
+    if (params) {
+      for (const [name, value] of Object.entries(params)) {
+        text = text.split("{" + name + "}").join(typeof value === "number" ? digits(value) : String(value));
+      }
+    }
+    return text;
+  }
+
+  function setLang(next) {
+    if (!catalogs[next]) return;
+    lang = next;
+    document.documentElement.lang = next;
+    document.documentElement.dir = next === "fa" ? "rtl" : "ltr";
+    document.cookie = "lang=" + next + ";path=/;max-age=31536000;samesite=lax";
+    for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  }
+
+  /* h("div", {class: "x", onclick: fn}, child, "text", [more]) builds DOM; strings become text nodes. */
+  function h(tag, attrs, ...children) {
+    const svgTags = ["svg", "path", "circle", "rect", "polygon", "g"];
+    const el = svgTags.includes(tag)
+      ? document.createElementNS("http://www.w3.org/2000/svg", tag)
+      : document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+      else if (name === "text") el.textContent = value;
+      else el.setAttribute(name, value === true ? "" : value);
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return el;
+  }
+
+  function shapePath(shape) {
+    switch (shape) {
+      case 1: return h("rect", {x: 3, y: 3, width: 18, height: 18, rx: 2});
+      case 2: return h("polygon", {points: "12,2 22,21 2,21"});
+      case 3: return h("polygon", {points: "12,1 23,12 12,23 1,12"});
+      case 4: return h("polygon", {points: "12,1 15,9 23,9 17,14 19,22 12,17 5,22 7,14 1,9 9,9"});
+      case 5: return h("polygon", {points: "6,2 18,2 23,12 18,22 6,22 1,12"});
+      default: return h("circle", {cx: 12, cy: 12, r: 10});
+    }
+  }
+
+  /* A player's mark: colour and shape together, so colour is never the only cue. */
+  function badge(colour, shape, size) {
+    const label = t("colour." + COLOUR_KEYS[colour % 8]) + " " + t("shape." + SHAPE_KEYS[shape % 6]);
+    const svg = h("svg", {viewBox: "0 0 24 24", class: "badge", width: size || 32, height: size || 32,
+      role: "img", "aria-label": label});
+    const path = shapePath(shape % 6);
+    path.setAttribute("fill", COLOURS[colour % 8]);
+    path.setAttribute("stroke", "#0b0f1a");
+    path.setAttribute("stroke-width", "1.5");
+    svg.append(path);
+    return svg;
+  }
+
+  function clear(el, ...children) {
+    el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+    return el;
+  }
+
+  const storage = {
+    get(key) { try { return JSON.parse(localStorage.getItem("throneroom." + key)); } catch (e) { return null; } },
+    set(key, value) { try { localStorage.setItem("throneroom." + key, JSON.stringify(value)); } catch (e) { /* private mode */ } },
+    remove(key) { try { localStorage.removeItem("throneroom." + key); } catch (e) { /* private mode */ } },
+  };
+
+  /* A Socket.IO connection that reconnects forever and says so on screen. */
+  function connect(namespace, onConnect) {
+    const socket = io(namespace, {transports: ["websocket", "polling"], reconnectionDelayMax: 2000});
+    const banner = document.getElementById("offline");
+    socket.on("connect", () => { if (banner) banner.hidden = true; onConnect(); });
+    socket.on("disconnect", () => { if (banner) banner.hidden = false; });
+    return socket;
+  }
+
+  /* Emit with an acknowledgement; resolves to the server's {ok, ...} answer (or a timeout error). */
+  function request(socket, event, payload) {
+    return new Promise((resolve) => {
+      socket.timeout(8000).emit(event, payload, (err, answer) => {
+        resolve(err ? {ok: false, error: {code: "timeout", message: t("error.timeout")}} : answer);
+      });
+    });
+  }
+
+  function errorText(error) {
+    if (!error) return "";
+    const key = "error." + error.code;
+    const text = t(key);
+    return text === key ? error.message : text;
+  }
+
+  /* Countdown to a game deadline, from the server's game clock at the time the state arrived. */
+  function remainingMs(game, receivedAt, paused) {
+    if (!game || game.deadline_ms === null || game.deadline_ms === undefined) return null;
+    const elapsed = paused ? 0 : performance.now() - receivedAt;
+    return Math.max(0, game.deadline_ms - game.now_ms - elapsed);
+  }
+
+  const games = {};  /* per-game renderers: games[id] = {tv(el, game, state), phone(el, game, state, act)} */
+
+  return {t, setLang, get lang() { return lang; }, digits, h, badge, clear, storage, connect, request,
+    errorText, remainingMs, games, COLOURS};
+})();

@@ -1,0 +1,269 @@
+/* Throneroom TV page: creates or rejoins the room, shows the lobby, the running game and the results,
+ * and (with the host token in this browser's storage) the host controls. */
+"use strict";
+
+(() => {
+  const {t, h, clear, badge, storage, request, errorText} = TR;
+  const body = document.body;
+  const code = body.dataset.code || null;
+  const screen = document.getElementById("screen");
+  const status = document.getElementById("status");
+  let socket = null;
+  let state = null;
+  let receivedAt = 0;
+  let isHost = false;
+
+  function say(text, isError) {
+    status.textContent = text || "";
+    status.className = isError ? "status error" : "status";
+  }
+
+  async function boot() {
+    if (!code) {
+      const last = storage.get("host.last");
+      if (last && last.code) {
+        const answer = await fetch("/api/rooms/" + encodeURIComponent(last.code)).then((r) => r.json()).catch(() => null);
+        if (answer && answer.ok) { location.replace("/tv/" + last.code); return; }
+      }
+      await newRoom();
+      return;
+    }
+    socket = TR.connect("/tv", watch);
+    socket.on("state", (next) => render(next));
+  }
+
+  async function newRoom() {
+    const response = await fetch("/api/rooms", {method: "POST"});
+    if (!response.ok) { say(t("error.internal"), true); return; }
+    const room = await response.json();
+    storage.set("host." + room.code, room.host_token);
+    storage.set("host.last", {code: room.code});
+    location.replace("/tv/" + room.code);
+  }
+
+  async function watch() {
+    const token = storage.get("host." + code);
+    let answer = await request(socket, "watch", {code, host_token: token || undefined});
+    if (!answer.ok && answer.error.code === "not_host") {
+      storage.remove("host." + code);
+      answer = await request(socket, "watch", {code});
+    }
+    if (!answer.ok) {
+      clear(screen, h("div", {class: "centre"},
+        h("h1", {text: t("tv.no_room", {code})}),
+        h("button", {class: "big", onclick: () => { storage.remove("host.last"); location.href = "/tv"; }},
+          t("tv.new_room"))));
+      return;
+    }
+    isHost = answer.state.host;
+    if (isHost) storage.set("host.last", {code});
+    render(answer.state);
+  }
+
+  function control(name, extra) {
+    return request(socket, "control", Object.assign({control: name}, extra || {})).then((answer) => {
+      if (!answer.ok) say(errorText(answer.error), true); else say("");
+      return answer;
+    });
+  }
+
+  function render(next) {
+    if (state && next.epoch === state.epoch && next.version < state.version) return;
+    state = next;
+    receivedAt = performance.now();
+    isHost = state.host;
+    if (state.language !== TR.lang) TR.setLang(state.language);
+    update(document.getElementById("host-controls"), "header", [isHost, state.language, state.locked, TR.lang],
+      renderHeader);
+    if (state.phase === "lobby") renderLobby();
+    else if (state.phase === "playing") renderPlaying();
+    else renderFinished();
+  }
+
+  /* The screen is a layout of regions; a region is rebuilt only when what it shows changed, so a phone
+   * joining does not disturb the host typing a setting, and the QR code does not flicker. */
+  let layout = null;
+  const regions = {};
+  const keys = new Map();
+
+  function useLayout(name, build) {
+    if (layout === name) return;
+    layout = name;
+    keys.clear();
+    clear(screen, build());
+  }
+
+  function region(name, className) {
+    regions[name] = h("div", {"data-region": name, class: className || ""});
+    return regions[name];
+  }
+
+  function update(el, name, keyParts, build) {
+    const key = JSON.stringify(keyParts);
+    if (keys.get(name) === key) return;
+    keys.set(name, key);
+    clear(el, build());
+  }
+
+  function gameKey() {
+    return state.game && Object.assign({}, state.game, {now_ms: 0});
+  }
+
+  function renderHeader() {
+    if (!isHost) return [];
+    const langSelect = h("select", {id: "room-language", "aria-label": t("tv.language"),
+      onchange: (e) => control("language", {language: e.target.value})},
+      ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === state.language}, t("language." + l))));
+    const lock = h("button", {id: "lock", class: state.locked ? "toggle on" : "toggle",
+      onclick: () => control("lock", {locked: !state.locked})}, state.locked ? t("tv.unlock") : t("tv.lock"));
+    const fresh = h("button", {id: "new-room", onclick: () => {
+      if (confirm(t("tv.new_room_confirm"))) { storage.remove("host.last"); location.href = "/tv"; }
+    }}, t("tv.new_room"));
+    return [langSelect, lock, fresh];
+  }
+
+  function joinPanel(compact) {
+    const url = body.dataset.publicUrl + "/join/" + state.code;
+    return h("section", {class: compact ? "join compact" : "join"},
+      h("p", {class: "join-title"}, t("tv.join_title")),
+      h("img", {class: "qr", src: "/qr/" + state.code + ".svg", alt: t("tv.qr_alt", {url})}),
+      h("p", {class: "code-label"}, t("tv.code")),
+      h("p", {class: "code", id: "room-code", dir: "ltr"}, state.code),
+      h("p", {class: "url", dir: "ltr"}, url),
+      state.locked ? h("p", {class: "locked-note"}, t("tv.locked_note")) : null);
+  }
+
+  function playerList() {
+    const items = state.players.map((p) => h("li", {class: p.connected ? "player" : "player away",
+      "data-seat": p.id},
+      badge(p.colour, p.shape, 44),
+      h("span", {class: "name", dir: "auto"}, p.name),
+      p.connected ? null : h("span", {class: "away-note"}, t("tv.away")),
+      isHost ? h("button", {class: "kick", "aria-label": t("tv.kick_name", {name: p.name}), title: t("tv.kick"),
+        onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) control("kick", {seat: p.id}); }}, "✕") : null));
+    const empty = state.players.length ? null : h("li", {class: "empty"}, t("tv.no_players"));
+    return h("section", {class: "players"},
+      h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
+      h("ul", {id: "player-list"}, items, empty),
+      state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null);
+  }
+
+  function gameCards() {
+    return h("section", {class: "games"},
+      h("h2", null, t("tv.choose_game")),
+      h("div", {class: "game-cards"}, state.games.map((g) => h("button", {
+        class: "game-card" + (state.selected_game === g.id ? " selected" : "") + (g.playable ? "" : " soon"),
+        "data-game": g.id, disabled: !isHost, "aria-pressed": state.selected_game === g.id ? "true" : "false",
+        onclick: () => control("select_game", {game: g.id})},
+        h("span", {class: "game-name"}, t(g.name_key)),
+        h("span", {class: "game-count"}, g.teams ? t("tv.teams", {max: g.max_players})
+          : g.min_players === g.max_players ? t("tv.players_exact", {n: g.min_players})
+            : t("tv.players_range", {min: g.min_players, max: g.max_players})),
+        h("span", {class: "game-blurb"}, t(g.blurb_key)),
+        g.playable ? null : h("span", {class: "soon-note"}, t("tv.coming_soon"))))));
+  }
+
+  function settingsPanel(game) {
+    const rows = game.settings.map((s) => {
+      const value = game.values[s.key];
+      let input;
+      if (s.kind === "bool") {
+        input = h("input", {type: "checkbox", id: "set-" + s.key, checked: value, disabled: !isHost,
+          onchange: (e) => control("settings", {game: game.id, settings: {[s.key]: e.target.checked}})});
+      } else if (s.kind === "int") {
+        input = h("input", {type: "number", id: "set-" + s.key, value, min: s.min, max: s.max, step: 1,
+          disabled: !isHost, inputmode: "numeric",
+          onchange: (e) => {
+            const number = Number(e.target.value);
+            if (!Number.isInteger(number)) { say(t("error.whole_number"), true); e.target.value = value; return; }
+            control("settings", {game: game.id, settings: {[s.key]: number}}).then((a) => { if (!a.ok) e.target.value = value; });
+          }});
+      } else {
+        input = h("select", {id: "set-" + s.key, disabled: !isHost,
+          onchange: (e) => control("settings", {game: game.id, settings: {[s.key]: e.target.value}})},
+          s.choices.map((c) => h("option", {value: c, selected: c === value}, t("choice." + c))));
+      }
+      return h("label", {class: "setting", for: "set-" + s.key}, h("span", null, t(s.label_key)), input);
+    });
+    return h("section", {class: "settings", "data-values": JSON.stringify(game.values)}, h("h2", null, t("tv.settings", {game: t(game.name_key)})), rows);
+  }
+
+  function renderLobby() {
+    useLayout("lobby", () => h("div", {class: "lobby"}, region("join", "join-region"),
+      h("div", {class: "lobby-main"}, region("players"), region("games"), region("settings"), region("start", "start-row"))));
+    const game = state.games.find((g) => g.id === state.selected_game);
+    const lang = TR.lang;
+    update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(false));
+    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerList);
+    update(regions.games, "games", [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
+      gameCards);
+    update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang],
+      () => game ? settingsPanel(game) : null);
+    update(regions.start, "start", [game && game.id, game && game.playable, isHost, lang], () => {
+      let hint = null;
+      if (!game) hint = t("tv.pick_game_hint");
+      else if (!game.playable) hint = t("tv.not_ready", {game: t(game.name_key)});
+      return [isHost ? h("button", {id: "start", class: "big primary", disabled: !(game && game.playable),
+        onclick: () => control("start")}, t("tv.start")) : null, hint ? h("p", {class: "hint"}, hint) : null];
+    });
+  }
+
+  function controlBar() {
+    if (!isHost) return null;
+    return h("nav", {class: "control-bar"},
+      state.paused
+        ? h("button", {id: "resume", class: "primary", onclick: () => control("resume")}, t("tv.resume"))
+        : h("button", {id: "pause", onclick: () => control("pause")}, t("tv.pause")),
+      h("button", {id: "skip", disabled: state.paused || !state.game || state.game.deadline_ms === null,
+        onclick: () => control("skip")}, t("tv.skip")),
+      h("button", {id: "end", class: "danger", onclick: () => {
+        if (confirm(t("tv.end_confirm"))) control("end");
+      }}, t("tv.end")));
+  }
+
+  function gameArea() {
+    const renderer = TR.games[state.game.id];
+    const area = h("div", {class: "game-area", id: "game-area"});
+    if (renderer) renderer.tv(area, state.game, state, receivedAt);
+    else area.append(h("p", {class: "centre"}, t(state.game.name_key)));
+    return area;
+  }
+
+  function renderPlaying() {
+    useLayout("playing", () => h("div", {class: "playing"},
+      h("div", {class: "side"}, region("join", "join-region"), region("players")),
+      region("stage", "stage"), region("controls", "control-bar-region")));
+    const lang = TR.lang;
+    update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(true));
+    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerList);
+    update(regions.stage, "stage", [gameKey(), state.paused, lang], () => [gameArea(),
+      state.paused ? h("div", {class: "paused-overlay", id: "paused"}, t("tv.paused")) : null]);
+    update(regions.controls, "controls", [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
+  }
+
+  function renderFinished() {
+    useLayout("finished", () => region("finished", "finished"));
+    update(regions.finished, "finished", [gameKey(), isHost, TR.lang], () => {
+      const game = state.game;
+      const outcome = game.outcome;
+      const list = outcome ? outcome.ranking.map((index, place) => {
+        const slot = game.slots[index];
+        return h("li", null, h("span", {class: "place"}, TR.digits(place + 1)), badge(slot.colour, slot.shape, 48),
+          h("span", {class: "name", dir: "auto"}, slot.name));
+      }) : [];
+      return [h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
+        outcome ? h("ol", {class: "ranking", id: "ranking"}, list) : null,
+        gameArea(),
+        isHost ? h("button", {id: "lobby", class: "big primary", onclick: () => control("lobby")}, t("tv.back_to_lobby")) : null];
+    });
+  }
+
+  setInterval(() => {
+    for (const el of document.querySelectorAll("[data-countdown]")) {
+      const left = TR.remainingMs(state && state.game, receivedAt, state && state.paused);
+      el.textContent = left === null ? "" : TR.digits(Math.ceil(left / 1000));
+    }
+  }, 200);
+
+  boot();
+})();

@@ -1,0 +1,74 @@
+"""Socket.IO for the phones (namespace ``/play``): join, come back with a seat token, act in the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+
+
+from host.room import Room, RoomError
+from host.sockets import SafeNamespace, ok, payload_dict, runtime
+
+
+class PlayerNamespace(SafeNamespace):
+    """A phone: a player or a spectator of one room."""
+
+    def on_hello(self, data: Any) -> dict[str, Any]:
+        """``{code, token}``: come back to one's seat after a reload or a lost connection."""
+        data = payload_dict(data, "code", "token")
+        rt = runtime()
+        room = rt.service.room(data["code"])
+        seat_id = rt.service.seat_by_token(room, data["token"])
+        return ok(seat=seat_id, state=self._attach(room, seat_id))
+
+    def on_join(self, data: Any) -> dict[str, Any]:
+        """``{code, name, role, language?}``: take a new seat; the answer carries the seat token."""
+        data = payload_dict(data, "code", "name")
+        rt = runtime()
+        room = rt.service.room(data["code"])
+        if self._seat() is not None:
+            raise RoomError("already_seated", "this connection already has a seat")
+        seat_id, token = rt.service.join(room, data["name"], data.get("role", "player"), data.get("language"))
+        return ok(seat=seat_id, token=token, state=self._attach(room, seat_id))
+
+    def on_rename(self, data: Any) -> dict[str, Any]:
+        """``{name}``: change one's display name."""
+        data = payload_dict(data, "name")
+        room, seat_id = self._require_seat()
+        runtime().service.submit(room, "rename", {"seat": seat_id, "name": data["name"]})
+        return ok()
+
+    def on_language(self, data: Any) -> dict[str, Any]:
+        """``{language}``: this phone's own language."""
+        data = payload_dict(data, "language")
+        room, seat_id = self._require_seat()
+        runtime().service.submit(room, "seat_language", {"seat": seat_id, "language": data["language"]})
+        return ok()
+
+    def on_action(self, data: Any) -> dict[str, Any]:
+        """``{action, step?}``: a move in the running game."""
+        room, seat_id = self._require_seat()
+        runtime().service.act(room, seat_id, data)
+        return ok()
+
+    def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
+        rt = runtime()
+        rt.service.connect(room, request.sid, seat_id)
+        return rt.service.view(room, seat_id)
+
+    def _seat(self) -> tuple[str, int] | None:
+        found = runtime().service.where(request.sid)
+        if found is None or found[1] is None:
+            return None
+        return found[0], found[1]
+
+    def _require_seat(self) -> tuple[Room, int]:
+        found = self._seat()
+        if found is None:
+            raise RoomError("not_joined", "join the room first")
+        code, seat_id = found
+        room = runtime().service.room(code)
+        if room.seats[seat_id].kicked:
+            raise RoomError("kicked", "the host removed you from this room")
+        return room, seat_id

@@ -1,0 +1,176 @@
+/* Throneroom phone page: join with a name (or come back with the seat token kept in localStorage), then
+ * show only what this player can do now. */
+"use strict";
+
+(() => {
+  const {t, h, clear, badge, storage, request, errorText} = TR;
+  const code = document.body.dataset.code;
+  const screen = document.getElementById("screen");
+  const toast = document.getElementById("status");
+  let socket = null;
+  let state = null;
+  let receivedAt = 0;
+  let seated = false;
+  let renaming = false;
+  let lastKey = null;
+  let ready = false;  /* the server knows this socket's seat (hello or join answered) */
+
+  const savedLang = storage.get("lang");
+  if (savedLang) TR.setLang(savedLang);
+
+  function say(text, isError) {
+    toast.textContent = text || "";
+    toast.className = isError ? "status error" : "status";
+  }
+
+  function languagePicker() {
+    return h("select", {id: "phone-language", "aria-label": t("phone.language"), onchange: (e) => {
+      TR.setLang(e.target.value);
+      storage.set("lang", e.target.value);
+      lastKey = null;
+      if (seated) request(socket, "language", {language: e.target.value});
+      redraw();
+    }}, ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === TR.lang}, t("language." + l))));
+  }
+
+  function header() {
+    const bar = document.getElementById("phone-header");
+    const me = state && state.me;
+    clear(bar,
+      me ? h("button", {class: "me", id: "me", onclick: () => { renaming = true; redraw(); },
+        "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
+        h("span", {class: "name", dir: "auto"}, me.name)) : h("span", {class: "brand"}, "Throneroom"),
+      h("span", {class: "room-code", dir: "ltr"}, code),
+      languagePicker());
+  }
+
+  function joinForm(errorMessage) {
+    seated = false;
+    header();
+    const input = h("input", {id: "name", name: "name", maxlength: 20, autocomplete: "nickname", required: true,
+      dir: "auto", enterkeyhint: "go", "aria-describedby": "name-error", value: storage.get("name") || ""});
+    const error = h("p", {id: "name-error", class: "field-error", role: "alert"}, errorMessage || "");
+    async function join(role) {
+      const answer = await request(socket, "join", {code, name: input.value, role, language: TR.lang});
+      if (!answer.ok) { error.textContent = errorText(answer.error); input.focus(); return; }
+      storage.set("seat." + code, answer.token);
+      storage.set("name", input.value);
+      seated = true;
+      ready = true;
+      render(answer.state);
+    }
+    const form = h("form", {class: "join-form", id: "join-form", onsubmit: (e) => { e.preventDefault(); join("player"); }},
+      h("h1", null, t("phone.join_title", {code})),
+      h("label", {for: "name"}, t("phone.your_name")), input, error,
+      h("button", {type: "submit", class: "big primary", id: "join-player"}, t("phone.join_play")),
+      h("button", {type: "button", class: "big", id: "join-watch", onclick: () => join("spectator")}, t("phone.join_watch")));
+    clear(screen, form);
+  }
+
+  function renameForm() {
+    const input = h("input", {id: "rename", maxlength: 20, value: state.me.name, dir: "auto"});
+    const error = h("p", {class: "field-error", role: "alert"});
+    return h("form", {class: "rename-form", onsubmit: async (e) => {
+      e.preventDefault();
+      const answer = await request(socket, "rename", {name: input.value});
+      if (!answer.ok) { error.textContent = errorText(answer.error); return; }
+      renaming = false;
+      storage.set("name", input.value);
+      redraw();
+    }}, h("label", {for: "rename"}, t("phone.rename")), input, error,
+      h("div", {class: "row"}, h("button", {type: "submit", class: "primary"}, t("phone.save")),
+        h("button", {type: "button", onclick: () => { renaming = false; redraw(); }}, t("phone.cancel"))));
+  }
+
+  function act(action) {
+    if (!ready) { say(t("common.reconnecting"), true); return Promise.resolve({ok: false}); }
+    const payload = {action};
+    if (state.game && state.game.step !== null) payload.step = state.game.step;
+    return request(socket, "action", payload).then((answer) => {
+      if (!answer.ok) say(errorText(answer.error), true); else say("");
+      return answer;
+    });
+  }
+
+  function render(next) {
+    if (state && next.epoch === state.epoch && next.version < state.version && seated) return;
+    const key = renderKey(next);
+    const same = seated && key === lastKey;
+    state = next;
+    receivedAt = performance.now();
+    seated = true;
+    if (same) return;  /* nothing this phone shows changed: keep the buttons under the player's thumb */
+    lastKey = key;
+    redraw();
+  }
+
+  /* What the phone's screen depends on; other phones connecting or the game clock moving change nothing. */
+  function renderKey(next) {
+    const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
+    return JSON.stringify([next.phase, next.paused, game, next.me, next.selected_game, next.players.length,
+      next.games.map((g) => g.name_key)]);
+  }
+
+  function redraw() {
+    if (!state || !seated) return;
+    header();
+    if (renaming) { clear(screen, renameForm()); return; }
+    const game = state.game;
+    if (state.phase === "lobby") {
+      const selected = state.games.find((g) => g.id === state.selected_game);
+      clear(screen, h("div", {class: "waiting", id: "waiting"},
+        h("p", {class: "big-text"}, state.me.role === "spectator" ? t("phone.watching") : t("phone.youre_in")),
+        h("p", null, selected ? t("phone.next_game", {game: t(selected.name_key)}) : t("phone.waiting_host")),
+        h("p", {class: "muted"}, t("phone.players_here", {n: state.players.length}))));
+      return;
+    }
+    const area = h("div", {class: "game-area", id: "game-area"});
+    const renderer = TR.games[game.id];
+    if (renderer) renderer.phone(area, game, state, act, receivedAt);
+    if (game.you === null && state.phase === "playing") {
+      area.prepend(h("p", {class: "muted", id: "not-playing"}, t("phone.watching_game")));
+    }
+    if (state.phase === "finished") {
+      const place = game.outcome && game.you !== null ? game.outcome.ranking.indexOf(game.you) : -1;
+      area.prepend(h("p", {class: "big-text", id: "result"},
+        game.aborted ? t("tv.game_ended") : place === 0 ? t("phone.you_won") : place > 0 ? t("phone.your_place", {n: place + 1}) : t("tv.results")));
+    }
+    clear(screen, area, state.paused ? h("div", {class: "paused-overlay"}, t("tv.paused")) : null);
+  }
+
+  function kicked() {
+    storage.remove("seat." + code);
+    seated = false;
+    state = null;
+    clear(screen, h("div", {class: "centre", id: "kicked"}, h("p", {class: "big-text"}, t("phone.kicked"))));
+  }
+
+  async function hello() {
+    const token = storage.get("seat." + code);
+    if (!token) { if (!seated) joinForm(); return; }
+    const answer = await request(socket, "hello", {code, token});
+    if (answer.ok) { ready = true; lastKey = null; render(answer.state); return; }
+    if (answer.error.code === "kicked") { kicked(); return; }
+    if (answer.error.code === "unknown_room") {
+      clear(screen, h("div", {class: "centre"}, h("p", {class: "big-text"}, t("phone.no_room", {code})),
+        h("a", {href: "/", class: "button big"}, t("phone.home"))));
+      return;
+    }
+    if (answer.error.code === "bad_token") storage.remove("seat." + code);
+    joinForm();
+  }
+
+  socket = TR.connect("/play", hello);
+  socket.on("state", (next) => { if (seated) render(next); });
+  socket.on("kicked", kicked);
+  socket.on("disconnect", () => { ready = false; });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && socket && !socket.connected) socket.connect();
+  });
+  setInterval(() => {
+    for (const el of document.querySelectorAll("[data-countdown]")) {
+      const left = TR.remainingMs(state && state.game, receivedAt, state && state.paused);
+      el.textContent = left === null ? "" : TR.digits(Math.ceil(left / 1000));
+    }
+  }, 200);
+})();

@@ -1,0 +1,1 @@
+"""Question packs: formats, validation and import (issue [4]); nothing here yet."""

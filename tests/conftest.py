@@ -1,0 +1,140 @@
+"""Shared fixtures: an app on an in-memory database with a fake clock, socket clients, a real server process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.app import create_app, runtime_of
+from host.service import FakeClock, RoomService
+from host.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+class Harness:
+    """An app built for tests, with helpers to make socket clients and read the room service."""
+
+    def __init__(self, **config: Any):
+        self.clock = FakeClock()
+        seeds = iter(range(1000, 10_000))
+        self.app = create_app({"ASYNC_MODE": "threading", "INCLUDE_UNLISTED_GAMES": True, "CLOCK": self.clock,
+                               "SEED_SOURCE": lambda: next(seeds), "PUBLIC_URL": "http://127.0.0.1:9999",
+                               **config})
+        self.rt = runtime_of(self.app)
+        self.service: RoomService = self.rt.service
+
+    def tv(self) -> Any:
+        """A socket on the TV namespace."""
+        return self.rt.socketio.test_client(self.app, namespace="/tv")
+
+    def phone(self) -> Any:
+        """A socket on the phone namespace."""
+        return self.rt.socketio.test_client(self.app, namespace="/play")
+
+    def host_room(self) -> tuple[str, Any]:
+        """A new room watched by its host TV: (code, tv client)."""
+        code, token = self.service.create_room()
+        tv = self.tv()
+        answer = tv.emit("watch", {"code": code, "host_token": token}, namespace="/tv", callback=True)
+        assert answer["ok"], answer
+        return code, tv
+
+    def join(self, code: str, name: str, role: str = "player") -> tuple[Any, dict[str, Any]]:
+        """A phone that joined: (client, join answer)."""
+        phone = self.phone()
+        answer = phone.emit("join", {"code": code, "name": name, "role": role}, namespace="/play", callback=True)
+        assert answer["ok"], answer
+        return phone, answer
+
+
+def control(tv: Any, name: str, **extra: Any) -> dict[str, Any]:
+    """Send a host control and return the acknowledgement."""
+    return tv.emit("control", {"control": name, **extra}, namespace="/tv", callback=True)
+
+
+def last_state(client: Any, namespace: str) -> dict[str, Any] | None:
+    """The newest state message a test client received (remembered across calls, as a page would)."""
+    states = [m["args"][0] for m in client.get_received(namespace) if m["name"] == "state"]
+    if states:
+        client.throneroom_last_state = states[-1]
+    return getattr(client, "throneroom_last_state", None)
+
+
+@pytest.fixture
+def harness() -> Harness:
+    return Harness()
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store("sqlite://")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LiveServer:
+    """``throneroom serve`` in its own process on loopback, which a test may kill and start again."""
+
+    def __init__(self, db: Path, timer_scale: float = 1.0):
+        self.db = db
+        self.port = free_port()
+        self.timer_scale = timer_scale
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[str] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self) -> None:
+        args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale),
+                "--test-games", "--quiet"]
+        out = open(self.log, "a")
+        self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to clean up, as in a power cut."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path / "throneroom.db", timer_scale=1.0)
+    server.start()
+    yield server
+    server.stop()
