@@ -7,6 +7,7 @@ import logging
 import os
 import socket
 import sys
+import warnings
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -129,6 +130,8 @@ def serve(args: argparse.Namespace) -> int:
     for noisy in ("engineio.server", "socketio.server", "werkzeug"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
+    # eventlet announces its maintenance mode on import; the async mode is a setting, so say it once, quietly
+    warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
     from host.app import create_app, runtime_of, start_ticker
 
     try:

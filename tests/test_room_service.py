@@ -237,3 +237,23 @@ def test_an_unknown_or_malformed_code_is_refused():
     assert errcode(service.room, "AB") == "invalid_code"
     assert errcode(service.room, None) == "invalid_code"
     assert errcode(service.room, "IOLQ") == "invalid_code"
+
+
+def test_every_event_is_in_the_database_before_anyone_hears_of_it():
+    store = Store("sqlite://")
+    service = make_service(store)
+    code, _ = service.create_room()
+    room = service.room(code)
+    heard = []
+
+    def notify(changed: str) -> None:
+        logged = list(store.events(changed))
+        heard.append((room.seq, logged[-1].seq if logged else 0))
+
+    service.notify = notify
+    service.join(room, "Ana", "player")
+    service.join(room, "Bob", "player")
+    service.host_event(room, "select_game", {"game": "tally"})
+    service.host_event(room, "start", {})
+    assert heard and all(applied == logged for applied, logged in heard)
+    assert [e.kind for e in store.events(code)] == ["join", "join", "select_game", "start"]

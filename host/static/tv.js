@@ -142,7 +142,7 @@
       isHost ? h("button", {class: "kick", "aria-label": t("tv.kick_name", {name: p.name}), title: t("tv.kick"),
         onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) control("kick", {seat: p.id}); }}, "✕") : null));
     const empty = state.players.length ? null : h("li", {class: "empty"}, t("tv.no_players"));
-    return h("section", {class: "players"},
+    return h("section", {class: state.players.length > 6 ? "players many" : "players"},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       h("ul", {id: "player-list"}, items, empty),
       state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null);

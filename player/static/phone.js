@@ -126,7 +126,8 @@
     }
     const area = h("div", {class: "game-area", id: "game-area"});
     const renderer = TR.games[game.id];
-    if (renderer) renderer.phone(area, game, state, act, receivedAt);
+    if (renderer && game.you === null) renderer.tv(area, game, state, receivedAt);  /* spectators: the TV's view */
+    else if (renderer) renderer.phone(area, game, state, act, receivedAt);
     if (game.you === null && state.phase === "playing") {
       area.prepend(h("p", {class: "muted", id: "not-playing"}, t("phone.watching_game")));
     }

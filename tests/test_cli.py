@@ -1,0 +1,90 @@
+"""The ``throneroom`` command line: argument checks and a real ``serve`` on loopback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from host import cli
+from tests.conftest import ROOT, free_port
+
+
+@pytest.mark.parametrize("args,message", [
+    (["serve", "--port", "0"], "between 1 and 65535"),
+    (["serve", "--port", "http"], "whole number"),
+    (["serve", "--timer-scale", "0"], "between 0.01 and 10"),
+    (["serve", "--timer-scale", "fast"], "must be a number"),
+    (["serve", "--public-url", "192.168.1.2:8000"], "http://host:port"),
+    (["serve", "--public-url", "http://x/?a=1"], "query"),
+    (["serve", "--async-mode", "gevent"], "invalid choice"),
+    ([], "required"),
+])
+def test_bad_arguments_are_named(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(args)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_db_and_database_url_are_checked(tmp_path: Path):
+    parser = cli.build_parser()
+    with pytest.raises(SystemExit, match="not both"):
+        cli.database_url(parser.parse_args(["serve", "--db", "x.db", "--database-url", "sqlite://"]))
+    with pytest.raises(SystemExit, match="is a folder"):
+        cli.database_url(parser.parse_args(["serve", "--db", str(tmp_path)]))
+    url, described = cli.database_url(parser.parse_args(["serve", "--db", str(tmp_path / "a" / "b.db")]))
+    assert url == f"sqlite:///{tmp_path / 'a' / 'b.db'}" and (tmp_path / "a").is_dir()
+    assert cli.database_url(parser.parse_args(["serve", "--database-url", "sqlite://"]))[0] == "sqlite://"
+
+
+def test_public_url_is_trimmed_and_lan_address_is_not_loopback():
+    assert cli.public_url("https://quiz.example.org/") == "https://quiz.example.org"
+    address = cli.lan_address()  # asks the kernel for a route; sends nothing
+    assert address is None or not address.startswith("127.")
+
+
+def test_serve_creates_the_default_database_and_prints_addresses_and_qr(tmp_path: Path):
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    public = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                                "--public-url", public], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(public + "/", timeout=1) as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("server did not answer")
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=10)[0]
+    assert f"{public}/tv" in output and f"Phones join at:             {public}" in output
+    assert "█" in output or "▀" in output  # the QR code, drawn in the terminal
+    assert "Eventlet is deprecated" not in output
+    assert (tmp_path / "data" / "throneroom" / "throneroom.db").is_file()
+
+
+def test_serve_reports_a_busy_port(tmp_path: Path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                                 "--db", str(tmp_path / "x.db"), "--public-url", f"http://127.0.0.1:{port}", "--quiet"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr

@@ -1,0 +1,95 @@
+"""One message catalog in three languages, used by templates and JavaScript; colours readable by everyone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from host.i18n import best_language, catalog, translate
+from host.room import LANGUAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+
+
+def used_keys() -> set[str]:
+    """Every message key the pages and the engines name."""
+    keys: set[str] = set()
+    for path in [*ROOT.glob("host/static/**/*.js"), *ROOT.glob("player/static/*.js")]:
+        keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', path.read_text()))
+    for path in ROOT.glob("templates/*.html"):
+        keys |= set(re.findall(r'_\("([a-z_]+\.[a-z_.]+)"', path.read_text()))
+    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("host/*.py")]:
+        keys |= set(re.findall(r'"((?:game|setting|outcome)\.[a-z_.]+)"', path.read_text()))
+    return keys
+
+
+def test_every_language_has_every_message_with_the_same_placeholders():
+    english = catalog("en")
+    for language in LANGUAGES:
+        messages = catalog(language)
+        assert set(messages) == set(english), language
+        for key, text in english.items():
+            assert sorted(PLACEHOLDER.findall(messages[key])) == sorted(PLACEHOLDER.findall(text)), (language, key)
+            assert messages[key].strip(), (language, key)
+
+
+def test_every_key_the_code_uses_exists():
+    missing = used_keys() - set(catalog("en"))
+    assert not missing, missing
+    assert len(used_keys()) > 60
+
+
+def test_error_codes_the_server_sends_have_messages():
+    codes = set()
+    for path in [*ROOT.glob("host/*.py"), *ROOT.glob("player/*.py")]:
+        codes |= set(re.findall(r'RoomError\(\s*"([a-z_]+)"', path.read_text()))
+    missing = {c for c in codes if f"error.{c}" not in catalog("en")}
+    # these only reach a client that sends what the pages never send
+    assert missing <= {"invalid", "invalid_event", "unknown_event", "unknown_seat", "no_code", "not_watching",
+                       "not_joined", "invalid_settings", "no_game_running", "invalid_language", "invalid_role"}, missing
+
+
+def test_translate_falls_back_and_writes_persian_digits():
+    assert translate("fa", "tv.players", n=3, max=12).count("۱۲") == 1
+    assert translate("ro", "no.such.key") == "no.such.key"
+    assert best_language(None, None, ["fa-IR", "en"]) == "fa"
+    assert best_language("ro", "fa", ["en"]) == "ro"
+    assert best_language("xx", None, ["de-DE"]) == "en"
+
+
+def test_persian_uses_persian_letters():
+    text = json.dumps(catalog("fa"), ensure_ascii=False)
+    assert "ي" not in text and "ك" not in text  # Arabic yeh and kaf
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("fg,bg", [("--text", "--bg"), ("--text", "--panel"), ("--text", "--panel-2"),
+                                   ("--muted", "--bg"), ("--muted", "--panel"), ("--accent", "--bg"),
+                                   ("--accent", "--panel"), ("--accent-text", "--accent"), ("--danger", "--bg"),
+                                   ("--danger", "--panel")])
+def test_text_contrast_meets_wcag_aa(fg, bg):
+    css = (ROOT / "host/static/style.css").read_text()
+    colours = dict(re.findall(r"(--[a-z0-9-]+):\s*(#[0-9a-fA-F]{6})", css))
+    assert contrast(colours[fg], colours[bg]) >= 4.5, (fg, bg)
+
+
+def test_player_colours_are_okabe_ito_and_come_with_shapes():
+    js = (ROOT / "host/static/common.js").read_text()
+    colours = re.search(r"const COLOURS = \[([^\]]+)\]", js).group(1)
+    assert colours.count("#") == 8 and "#E69F00" in colours and "#0072B2" in colours
+    shapes = re.search(r"const SHAPE_KEYS = \[([^\]]+)\]", js).group(1)
+    assert shapes.count('"') == 12  # six shapes
