@@ -28,6 +28,21 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+class MalformedMessageFilter(logging.Filter):
+    """Engine.IO logs a whole traceback when Socket.IO cannot parse a client's packet; that is bad input from
+    a client, already dropped, so keep one line of it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() == "message handler error" and record.exc_info:
+            error = record.exc_info[1]
+            record.msg = "dropped a malformed message from a client (%s: %s)"
+            record.args = (type(error).__name__, error)
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 @dataclass
 class Runtime:
     """What the handlers need: the room service, the Socket.IO server and the settings."""
@@ -47,6 +62,9 @@ def templates_dir() -> str:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """A new app with its own room service and database."""
     settings = {**DEFAULTS, **(config or {})}
+    engineio_log = logging.getLogger("engineio.server")
+    if not any(isinstance(f, MalformedMessageFilter) for f in engineio_log.filters):
+        engineio_log.addFilter(MalformedMessageFilter())
     app = Flask(__name__, template_folder=templates_dir(), static_folder="static")
     app.config.update(settings)
     app.config["JSON_AS_ASCII"] = False

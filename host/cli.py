@@ -127,7 +127,7 @@ def serve(args: argparse.Namespace) -> int:
         public = f"http://{address}:{args.port}"
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for noisy in ("engineio.server", "socketio.server", "werkzeug"):
+    for noisy in ("socketio.server", "werkzeug"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
     # eventlet announces its maintenance mode on import; the async mode is a setting, so say it once, quietly
