@@ -1,0 +1,68 @@
+"""Regenerate the README's screenshots: ``python docs/screenshots.py`` (needs the test extras and Chromium).
+
+Starts a real server on loopback with a throwaway database, seats a few players, and saves
+docs/images/tv.png and docs/images/phone.png, reduced to a small palette.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.conftest import LiveServer  # noqa: E402
+from tests.e2e import PHONE, launch  # noqa: E402
+
+OUT = ROOT / "docs" / "images"
+
+
+def save(png: Path, target: Path, width: int) -> None:
+    image = Image.open(png).convert("RGB")
+    image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+    image.quantize(colors=96, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = LiveServer(Path(tmp) / "shots.db")
+        server.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = launch(playwright)
+                tv = browser.new_page(viewport={"width": 1920, "height": 1080})
+                tv.goto(server.url + "/tv")
+                tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+                code = tv.locator("#room-code").inner_text()
+                phones = []
+                for name in ("Ana", "Bogdan", "Shirin", "Dara", "Elena"):
+                    phone = browser.new_context(**PHONE).new_page()
+                    phone.goto(f"{server.url}/join/{code}")
+                    phone.fill("#name", name)
+                    phone.click("#join-player")
+                    phone.wait_for_selector("#waiting")
+                    phones.append(phone)
+                tv.click("[data-game=campaign]")
+                tv.wait_for_timeout(500)
+                tv.screenshot(path=f"{tmp}/tv.png")
+                fresh = browser.new_context(**PHONE).new_page()
+                fresh.goto(f"{server.url}/join/{code}")
+                fresh.fill("#name", "Farhad")
+                fresh.screenshot(path=f"{tmp}/phone.png")
+                browser.close()
+        finally:
+            server.stop()
+        save(Path(tmp) / "tv.png", OUT / "tv.png", 1280)
+        save(Path(tmp) / "phone.png", OUT / "phone.png", 390)
+    print(f"wrote {OUT / 'tv.png'} and {OUT / 'phone.png'}")
+
+
+if __name__ == "__main__":
+    main()
