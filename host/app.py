@@ -82,7 +82,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app,
         async_mode=settings["ASYNC_MODE"],
         max_http_buffer_size=settings["MAX_MESSAGE_BYTES"],
-        cors_allowed_origins=[],  # same origin only
+        cors_allowed_origins=None,  # same origin only (an empty list would switch the check off)
         async_handlers=False,  # one client's events are handled in the order it sent them
         ping_interval=5,
         ping_timeout=10,

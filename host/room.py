@@ -470,6 +470,8 @@ class Room:
         return effect
 
     def _plan_lobby(self, data: dict[str, Any]) -> Effect:
+        if self.phase == "lobby":
+            raise RoomError("not_now", "the room is already in the lobby")
         if self.phase != "finished":
             raise RoomError("not_now", "the game is still running: end it first")
 

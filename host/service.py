@@ -206,7 +206,9 @@ class RoomService:
             self.on_kick(room.code, data["seat"])
 
     def skip(self, room: Room) -> None:
-        """End the current timer now, as if it had run out."""
+        """End the current timer now, as if it had run out (not while paused: a pause stops everything)."""
+        if room.paused:
+            raise RoomError("paused", "the game is paused: resume it first")
         self.submit(room, "timeout", {})
 
     def act(self, room: Room, seat_id: int, payload: Any) -> None:

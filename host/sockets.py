@@ -19,6 +19,8 @@ log = logging.getLogger("throneroom.sockets")
 
 CONTROLS = ("lock", "language", "select_game", "settings", "start", "pause", "resume", "skip", "end",
             "lobby", "kick")
+CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
+                  "settings": ("game", "settings"), "kick": ("seat",)}  # only these reach the log
 
 
 def runtime() -> Any:
@@ -103,6 +105,7 @@ class TvNamespace(SafeNamespace):
         """``{code, host_token?}``: follow a room; with the right token, become its host."""
         data = payload_dict(data, "code")
         rt = runtime()
+        rt.host_sids.discard(request.sid)  # host rights belong to one room: watching again starts over
         room = rt.service.room(data["code"])
         token = data.get("host_token")
         as_host = token is not None and rt.service.is_host(room, token)
@@ -127,7 +130,7 @@ class TvNamespace(SafeNamespace):
         if control == "skip":
             rt.service.skip(room)
         else:
-            args = {k: v for k, v in data.items() if k != "control"}
+            args = {k: data[k] for k in CONTROL_FIELDS.get(control, ()) if k in data}
             rt.service.host_event(room, control, args)
         return ok()
 

@@ -203,3 +203,31 @@ def test_names_are_shown_escaped(browser: Any, server: LiveServer) -> None:
     join(phone, f"{server.url}/join/{code}", "<img src=x>")
     expect(tv.locator("#player-list .name")).to_have_text("<img src=x>")
     assert tv.locator("#player-list img").count() == 0
+
+
+def test_rename_from_the_phone_with_a_collision(browser: Any, server: LiveServer) -> None:
+    tv, code = open_tv(browser, server)
+    url = f"{server.url}/join/{code}"
+    ana, bob = new_page(browser, **PHONE), new_page(browser, **PHONE)
+    join(ana, url, "Ana")
+    join(bob, url, "Bob")
+    bob.click("#me")
+    bob.fill("#rename", "ANA")
+    bob.click(".rename-form button[type=submit]")
+    expect(bob.locator(".rename-form .field-error")).to_contain_text("taken")
+    bob.fill("#rename", "Bobby")
+    bob.click(".rename-form button[type=submit]")
+    expect(bob.locator("#me")).to_contain_text("Bobby")
+    expect(tv.locator("#player-list .player .name")).to_have_text(["Ana", "Bobby"])
+
+
+def test_bots_play_a_whole_game_on_the_real_server(browser: Any, server: LiveServer) -> None:
+    tv, _ = open_tv(browser, server)
+    tv.click("[data-game=tally]")
+    settings = tv.locator(".settings")
+    tv.fill("#set-target", "5")
+    tv.locator("#set-target").dispatch_event("change")
+    expect(settings).to_have_attribute("data-values", re.compile('"target":5'))
+    tv.click("#start")  # nobody joined: two bots play, moved by the server's background task
+    expect(tv.locator("#ranking li")).to_have_count(2, timeout=30_000)
+    expect(tv.locator("#lobby")).to_be_visible()

@@ -114,3 +114,12 @@ def test_random_events_and_garbage_frames_leave_the_room_as_it_was(server: LiveS
     for sio in (host, stranger, viewer, *players):
         sio.disconnect()
     assert "Traceback" not in server.log.read_text()  # refused cleanly, not by an exception
+
+
+def test_sockets_from_another_origin_are_refused(server: LiveServer):
+    url = f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket"
+    with pytest.raises(websocket.WebSocketBadStatusException):
+        websocket.create_connection(url, origin="http://evil.example", timeout=5)
+    same = websocket.create_connection(url, origin=server.url, timeout=5)
+    assert same.recv().startswith("0{")  # the engine.io open packet
+    same.close()

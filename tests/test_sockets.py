@@ -107,3 +107,29 @@ def test_every_event_is_acknowledged_even_unknown_or_without_payload(harness: Ha
                            ("trigger_event", {}), ("rename", {"name": "x"})):
         answer = phone.emit(event, payload, namespace="/play", callback=True)
         assert answer["ok"] is False and answer["error"]["code"], (event, answer)
+
+
+def test_host_rights_do_not_follow_a_socket_into_another_room(harness: Harness):
+    code_a, tv = harness.host_room()
+    code_b, _ = harness.service.create_room()
+    assert tv.emit("watch", {"code": code_b}, namespace="/tv", callback=True)["ok"]
+    assert control(tv, "lock", locked=True)["error"]["code"] == "not_host"
+    assert harness.service.room(code_b).locked is False and harness.service.room(code_a).locked is False
+
+
+def test_only_a_controls_own_fields_reach_the_log(harness: Harness):
+    code, tv = harness.host_room()
+    assert control(tv, "lock", locked=True, junk="x" * 1000, seat=3)["ok"]
+    assert control(tv, "start", anything={"big": [1, 2, 3]})["error"]["code"] == "no_game"
+    logged = list(harness.service.store.events(code))
+    assert logged[-1].kind == "lock" and set(logged[-1].data) == {"locked", "gt"}
+
+
+def test_skip_is_refused_while_paused_and_lobby_in_the_lobby(harness: Harness):
+    code, tv = harness.host_room()
+    assert control(tv, "lobby")["error"]["message"] == "the room is already in the lobby"
+    harness.join(code, "Ana")
+    assert control(tv, "select_game", game="tally")["ok"] and control(tv, "start")["ok"]
+    assert control(tv, "pause")["ok"]
+    assert control(tv, "skip")["error"]["code"] == "paused"
+    assert harness.service.room(code).session.actions == 0

@@ -90,7 +90,8 @@ const TR = (() => {
 
   /* A Socket.IO connection that reconnects forever and says so on screen. */
   function connect(namespace, onConnect) {
-    const socket = io(namespace, {transports: ["websocket", "polling"], reconnectionDelayMax: 2000});
+    const socket = io(namespace, {transports: ["websocket", "polling"], tryAllTransports: true,
+      reconnectionDelayMax: 2000});
     const banner = document.getElementById("offline");
     socket.on("connect", () => { if (banner) banner.hidden = true; onConnect(); });
     socket.on("disconnect", () => { if (banner) banner.hidden = false; });
