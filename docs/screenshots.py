@@ -14,11 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PIL import Image  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from PIL import Image
+from playwright.sync_api import sync_playwright
 
-from tests.conftest import LiveServer  # noqa: E402
-from tests.e2e import PHONE, launch  # noqa: E402
+from tests.conftest import LiveServer
+from tests.e2e import PHONE, launch
 
 OUT = ROOT / "docs" / "images"
 

@@ -142,7 +142,7 @@ def serve(args: argparse.Namespace) -> int:
             "TIMER_SCALE": args.timer_scale,
             "INCLUDE_UNLISTED_GAMES": args.test_games,
         })
-    except Exception as error:  # a database that cannot be opened, most often
+    except Exception as error:  # noqa: BLE001 - a database that cannot be opened, most often: say it in one line
         print(f"throneroom: cannot start: {error}", file=sys.stderr)
         return 1
     runtime = runtime_of(app)

@@ -7,7 +7,7 @@ the front end, so the server and the browser translate from one source.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ RTL_LANGUAGES = ("fa",)
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(language: str) -> dict[str, str]:
     """The messages of one language."""
     with open(CATALOG_DIR / f"{language}.json", encoding="utf-8") as handle:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,15 @@ class RoomError(Exception):
     def to_json(self) -> dict[str, Any]:
         """The error as sent in an acknowledgement."""
         return {"code": self.code, "message": self.message, "field": self.field}
+
+
+@contextmanager
+def game_errors() -> Iterator[None]:
+    """Turn an engine's refusal into the room's error, with the same code, message and field."""
+    try:
+        yield
+    except GameError as error:
+        raise RoomError(error.code, error.message, error.field) from error
 
 
 def hash_token(token: str) -> str:
@@ -374,10 +384,8 @@ class Room:
             colour, shape = next(bot_look)
             slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
         ctx = Context(seed, settings, self.timer_scale)
-        try:
+        with game_errors():
             state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
-        except GameError as error:
-            raise RoomError(error.code, error.message, error.field) from error
 
         def effect() -> None:
             self.session = GameSession(game_id, game, state, slots, settings, seed)
@@ -404,36 +412,27 @@ class Room:
         if not isinstance(slot, int) or not 0 <= slot < len(session.slots):
             raise RoomError("unknown_seat", "no such game seat", "slot")
         game = session.game
-        try:
+        with game_errors():
             action = game.parse_action(data.get("action"))
-        except GameError as error:
-            raise RoomError(error.code, error.message, error.field) from error
         if not game.can_act(session.state, slot):
             raise RoomError("not_your_turn", "you cannot act now")
         step = data.get("step")
         if step is not None and step != game.step(session.state):
             raise RoomError("stale", "the game has moved on: look again", "step")
-        try:
+        with game_errors():
             state = game.apply(session.state, slot, action, data["gt"])
-        except GameError as error:
-            raise RoomError(error.code, error.message, error.field) from error
-
-        def effect() -> None:
-            session.state = state
-            session.actions += 1
-
-        return effect
+        return self._advance(session, state)
 
     def _plan_timeout(self, data: dict[str, Any]) -> Effect:
         session = self._running()
-        deadline = session.game.deadline(session.state)
-        if deadline is None:
+        if session.game.deadline(session.state) is None:
             raise RoomError("not_now", "nothing is timed now")
-        try:
+        with game_errors():
             state = session.game.on_timeout(session.state, data["gt"])
-        except GameError as error:
-            raise RoomError(error.code, error.message, error.field) from error
+        return self._advance(session, state)
 
+    @staticmethod
+    def _advance(session: GameSession, state: Any) -> Effect:
         def effect() -> None:
             session.state = state
             session.actions += 1

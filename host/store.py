@@ -97,7 +97,7 @@ class Store:
     def room_codes(self, updated_since_ms: int = 0) -> list[str]:
         """Codes of the open rooms active since the given wall time."""
         with Session(self.engine) as session:
-            query = select(RoomRecord.code).where(RoomRecord.closed == False)  # noqa: E712
+            query = select(RoomRecord.code).where(RoomRecord.closed == False)
             query = query.where(RoomRecord.updated_ms >= updated_since_ms)
             return list(session.exec(query))
 

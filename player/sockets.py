@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import request
 
-
 from host.room import Room, RoomError
 from host.sockets import SafeNamespace, ok, payload_dict, runtime
 

@@ -103,7 +103,7 @@ class LiveServer:
         args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale),
                 "--test-games", "--quiet"]
-        out = open(self.log, "a")
+        out = open(self.log, "a")  # noqa: SIM115 - the server process writes to it for its whole life
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 30
@@ -133,8 +133,22 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path / "throneroom.db", timer_scale=1.0)
-    server.start()
-    yield server
-    server.stop()
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A fresh real server for one test."""
+    live = LiveServer(tmp_path / "throneroom.db")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e import launch
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()

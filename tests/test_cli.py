@@ -38,7 +38,7 @@ def test_db_and_database_url_are_checked(tmp_path: Path):
         cli.database_url(parser.parse_args(["serve", "--db", "x.db", "--database-url", "sqlite://"]))
     with pytest.raises(SystemExit, match="is a folder"):
         cli.database_url(parser.parse_args(["serve", "--db", str(tmp_path)]))
-    url, described = cli.database_url(parser.parse_args(["serve", "--db", str(tmp_path / "a" / "b.db")]))
+    url, _described = cli.database_url(parser.parse_args(["serve", "--db", str(tmp_path / "a" / "b.db")]))
     assert url == f"sqlite:///{tmp_path / 'a' / 'b.db'}" and (tmp_path / "a").is_dir()
     assert cli.database_url(parser.parse_args(["serve", "--database-url", "sqlite://"]))[0] == "sqlite://"
 
@@ -85,6 +85,6 @@ def test_serve_reports_a_busy_port(tmp_path: Path):
         port = taken.getsockname()[1]
         result = subprocess.run([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                                  "--db", str(tmp_path / "x.db"), "--public-url", f"http://127.0.0.1:{port}", "--quiet"],
-                                cwd=ROOT, capture_output=True, text=True, timeout=60)
+                                cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr

@@ -9,21 +9,13 @@ from typing import Any
 
 import pytest
 import socketio
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, launch, shot
+from tests.e2e import PHONE, shot
 
 pytestmark = pytest.mark.e2e
 WAIT = 15_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

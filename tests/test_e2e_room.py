@@ -3,34 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, decode_qr, launch, shot
+from tests.e2e import PHONE, decode_qr, shot
 
 pytestmark = pytest.mark.e2e
 WAIT = 15_000  # ms; generous for a loaded CI machine, never a speed claim
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "room.db")
-    live.start()
-    yield live
-    live.stop()
 
 
 def new_page(browser: Any, locale: str = "en-US", **options: Any) -> Page:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import random
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import socketio
@@ -16,14 +14,6 @@ from tests.conftest import LiveServer
 from tests.test_fuzz import bad_payload, junk
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "fuzz.db")
-    live.start()
-    yield live
-    live.stop()
 
 
 def client(server: LiveServer, namespace: str) -> socketio.Client:

@@ -25,7 +25,7 @@ def errcode(call, *args, **kwargs) -> str:
 
 
 def started(service: RoomService, players: int = 2, **settings):
-    code, host = service.create_room()
+    code, _host = service.create_room()
     room = service.room(code)
     seats = [service.join(room, f"P{i}", "player")[0] for i in range(players)]
     service.host_event(room, "select_game", {"game": "tally"})

@@ -8,7 +8,7 @@ from tests.conftest import Harness, control, last_state
 def test_a_phone_joins_and_the_tv_sees_it(harness: Harness):
     code, tv = harness.host_room()
     tv.get_received("/tv")
-    phone, answer = harness.join(code, "Ana")
+    _phone, answer = harness.join(code, "Ana")
     assert answer["state"]["me"]["name"] == "Ana" and answer["token"]
     state = last_state(tv, "/tv")
     assert [p["name"] for p in state["players"]] == ["Ana"] and state["players"][0]["connected"]
@@ -43,9 +43,9 @@ def test_only_the_host_token_controls_the_room(harness: Harness):
 
 def test_the_host_runs_a_game_and_everyone_moves_into_it_together(harness: Harness):
     code, tv = harness.host_room()
-    ana, a = harness.join(code, "Ana")
-    bob, b = harness.join(code, "Bob")
-    watcher, w = harness.join(code, "Wes", "spectator")
+    ana, _a = harness.join(code, "Ana")
+    bob, _b = harness.join(code, "Bob")
+    watcher, _w = harness.join(code, "Wes", "spectator")
     assert control(tv, "select_game", game="tally")["ok"]
     assert control(tv, "settings", game="tally", settings={"bots": False})["ok"]
     assert control(tv, "start")["ok"]
@@ -81,7 +81,7 @@ def test_a_kicked_phone_is_told_and_cannot_come_back(harness: Harness):
 
 
 def test_rename_and_language_from_the_phone(harness: Harness):
-    code, tv = harness.host_room()
+    code, _tv = harness.host_room()
     ana, _ = harness.join(code, "Ana")
     harness.join(code, "Bob")
     assert ana.emit("rename", {"name": "bob"}, namespace="/play", callback=True)["error"]["code"] == "name_taken"
