@@ -154,6 +154,7 @@ class GameInfo:
     settings: tuple[SettingSpec, ...] = ()
     teams: bool = False
     listed: bool = True
+    ready: bool = True  # False while the game's TV and phone screens are still to come: the lobby says "soon"
 
     def default_settings(self) -> dict[str, Any]:
         """Every setting at its default."""
@@ -192,11 +193,13 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Context:
-    """What the room gives a game at setup: the seed, the settings and the timer scale."""
+    """What the room gives a game at setup: the seed, the settings, the timer scale and the content (questions,
+    drawn once by ``Game.prepare`` and logged with the start so a replay uses exactly the same)."""
 
     seed: int
     settings: Mapping[str, Any]
     timer_scale: float = 1.0
+    content: Any = None
 
     def timer_ms(self, seconds: float) -> int:
         """A timer in ms after the room's scale factor, never below 50 ms."""
@@ -207,6 +210,10 @@ class Game(ABC):
     """A game's rules. States are opaque to the room; ``apply`` must not mutate the state it is given."""
 
     info: GameInfo
+
+    def prepare(self, settings: Mapping[str, Any], seed: int) -> Any:
+        """JSON-ready content the game needs from outside (e.g. its questions), fixed when the game starts."""
+        return None
 
     @abstractmethod
     def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> Any:

@@ -6,16 +6,13 @@ games whose engines are still to come, so the TV can list all four from the star
 
 from __future__ import annotations
 
+from engine.campaign.game import CampaignGame
 from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
 from engine.tally import TallyGame
 
 GAMES: dict[str, Game] = {}
 
 ANNOUNCED: dict[str, GameInfo] = {
-    "campaign": GameInfo(
-        "campaign", "game.campaign.name", "game.campaign.blurb", 3, 3,
-        (BOTS_SETTING, SettingSpec("timer_scale_pct", "int", 100, "setting.timer_pct", 10, 300)),
-    ),
     "crown": GameInfo(
         "crown", "game.crown.name", "game.crown.blurb", 1, 12,
         (BOTS_SETTING, SettingSpec("day_minutes", "int", 4, "setting.day_minutes", 1, 20)),
@@ -44,12 +41,20 @@ def info(game_id: str) -> GameInfo | None:
     return game.info if game is not None else ANNOUNCED.get(game_id)
 
 
+def is_playable(game_id: str, include_unready: bool = False) -> bool:
+    """Whether a room may start this game: its engine exists and (outside tests) its screens too."""
+    game = GAMES.get(game_id)
+    return game is not None and (game.info.ready or include_unready)
+
+
 def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
-    """The games the lobby shows, as (info, playable): the four in order, then unlisted ones if asked."""
-    result = [(info(gid), gid in GAMES) for gid in LOBBY_ORDER if info(gid) is not None]
+    """The games the lobby shows, as (info, playable): the four in order, then unlisted ones if asked.
+    Tests (``include_unlisted``) may also start games whose screens are not ready."""
+    result = [(info(gid), is_playable(gid, include_unlisted)) for gid in LOBBY_ORDER if info(gid) is not None]
     if include_unlisted:
         result += [(g.info, True) for gid, g in GAMES.items() if not g.info.listed]
     return result
 
 
 register(TallyGame())
+register(CampaignGame())

@@ -365,7 +365,7 @@ class Room:
         if game_id is None:
             raise RoomError("no_game", "choose a game first")
         game = registry.get(game_id)
-        if game is None:
+        if game is None or not registry.is_playable(game_id, self.include_unlisted):
             raise RoomError("game_unavailable", "this game is not available yet")
         info = game.info
         settings = self.game_settings(game_id)
@@ -383,7 +383,7 @@ class Room:
         for i in range(len(humans), wanted):
             colour, shape = next(bot_look)
             slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
-        ctx = Context(seed, settings, self.timer_scale)
+        ctx = Context(seed, settings, self.timer_scale, data.get("content"))
         with game_errors():
             state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
 

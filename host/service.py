@@ -15,11 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine import registry
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
     Room,
     RoomError,
+    game_errors,
     hash_token,
     new_bot_rng,
     normalise_code,
@@ -200,10 +202,19 @@ class RoomService:
         if kind not in HOST_EVENTS:
             raise RoomError("invalid_event", f"unknown host control {kind!r}")
         if kind == "start":
-            data = {"seed": self.seed_source()}
+            seed = self.seed_source()
+            data = {"seed": seed, "content": self._content(room, seed)}
         self.submit(room, kind, data)
         if kind == "kick":
             self.on_kick(room.code, data["seat"])
+
+    def _content(self, room: Room, seed: int) -> Any:
+        """What the selected game draws from outside before it starts (its questions), logged with the start."""
+        game = registry.get(room.selected_game) if room.selected_game else None
+        if game is None:
+            return None
+        with game_errors():
+            return game.prepare(room.game_settings(game.info.id), seed)
 
     def skip(self, room: Room) -> None:
         """End the current timer now, as if it had run out (not while paused: a pause stops everything)."""

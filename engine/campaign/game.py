@@ -1,0 +1,651 @@
+"""The Short Campaign rules engine (../shared/rules/campaign.md; section A decisions override section B).
+
+A pure state machine: castles, expansion rounds, four battle rounds, duels, tiebreaks, castle assaults,
+eliminations and the final ranking. Every timed step has a deadline (``deadline``); when it passes the room calls
+``on_timeout``, which is an action of its own (a random pick or target is drawn from the state's RNG). Scores change
+only through ``_score``, which also records the change, so the score log always sums to the scores (CAMP-A13).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.campaign.maps import CampaignMap, builtin_map, builtin_map_ids
+from engine.campaign.questions import (
+    MAX_NUMBER,
+    ChoiceQuestion,
+    NumericQuestion,
+    builtin_questions,
+    choice_to_json,
+    numeric_to_json,
+    parse_content,
+)
+from engine.core import (
+    BOTS_SETTING,
+    Context,
+    Game,
+    GameInfo,
+    IllegalAction,
+    InvalidAction,
+    Outcome,
+    Rng,
+    SettingSpec,
+    Slot,
+)
+
+PLAYERS = 3
+CASTLE_VALUE = 1000  # CAMP-R5
+TOWERS = 3  # CAMP-R6
+PICK_VALUE = 200  # CAMP-R11
+CONQUEST_GAIN = 400  # CAMP-R18, R19
+DEFENCE_BONUS = 100  # CAMP-R20
+DEMOLISHED_VALUE = 1000  # CAMP-R22, D8
+BATTLE_ROUNDS = 4  # CAMP-R13
+DECK_SIZE = 48  # questions of each kind fixed at the start; more than a game asks, reused in order if ever short
+HISTORY_SHOWN = 12
+
+DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
+SEPARATORS = ",.'’٬ \u00a0\u202f\u066c"
+GROUPED = re.compile(r"^\d{1,3}(?:[" + re.escape(SEPARATORS) + r"]\d{3})+$")
+
+
+def parse_number(raw: Any) -> int:
+    """A typed whole number (CAMP-D14): Western, Persian or Arabic-Indic digits, thousands separators allowed."""
+    if isinstance(raw, bool):
+        raise InvalidAction("answer must be a whole number", "answer")
+    if isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, str):
+        text = raw.strip().translate(DIGITS)
+        if text.isdigit() and text.isascii():
+            digits = text
+        elif GROUPED.match(text):
+            digits = re.sub(r"\D", "", text)
+        else:
+            raise InvalidAction(f"{raw[:20]!r} is not a whole number: use digits only", "answer")
+        value = int(digits)
+    else:
+        raise InvalidAction("answer must be a whole number", "answer")
+    if not 0 <= value <= MAX_NUMBER:
+        raise InvalidAction(f"answer must be between 0 and {MAX_NUMBER:,}", "answer")
+    return value
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One seat's answer and the ms it took from the unlock."""
+
+    seat: int
+    value: int
+    ms: int
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A question in play: why it is asked, to whom, its window, and once closed its result."""
+
+    purpose: str  # expansion, duel, tiebreak, final
+    kind: str  # numeric or choice
+    question: int  # index in its deck
+    seats: tuple[int, ...]
+    opens_ms: int
+    closes_ms: int
+    answers: tuple[Answer, ...] = ()
+    revealed: bool = False
+    ranking: tuple[int, ...] = ()  # numeric: every asked seat, best first (CAMP-D5)
+    drawn: bool = False  # the RNG settled a tie that mattered
+
+    def answer_of(self, seat: int) -> Answer | None:
+        """The seat's answer, if it gave one."""
+        for answer in self.answers:
+            if answer.seat == seat:
+                return answer
+        return None
+
+
+@dataclass(frozen=True)
+class Attack:
+    """The attack in progress."""
+
+    attacker: int
+    target: int | None = None
+    defender: int | None = None
+    castle: bool = False  # an assault on an intact castle (CAMP-R21)
+    towers_down: int = 0  # towers knocked down in this assault
+
+
+@dataclass(frozen=True)
+class Timers:
+    """Every timed step in ms, after the scale factors (CAMP-D2)."""
+
+    preview: int
+    numeric: int
+    choice: int
+    pick: int
+    target: int
+    reveal: int
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    """One position of a Short Campaign."""
+
+    map_id: str
+    names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    timers: Timers
+    numeric: tuple[NumericQuestion, ...]
+    choice: tuple[ChoiceQuestion, ...]
+    bonus_needs_correct: bool
+    bot_level: str
+    owner: tuple[int | None, ...]
+    value: tuple[int, ...]
+    castle_of: tuple[int, ...]
+    towers: tuple[int, ...]
+    demolished: frozenset[int]
+    score: tuple[int, ...]
+    eliminated: tuple[int, ...]  # seats in the order they fell
+    stage: str  # expansion, battle, final, over
+    round: int  # expansion round (1, 2, ...) or battle round (1-4)
+    orders: tuple[tuple[int, ...], ...]  # battle orders, rounds 1-3 drawn up front, round 4 when reached
+    turn: int
+    phase: str  # preview, answer, reveal, pick, target, over
+    deadline_ms: int | None
+    asking: Asking | None = None
+    picks: tuple[int, ...] = ()
+    attack: Attack | None = None
+    final_ranking: tuple[int, ...] = ()
+    settled: tuple[tuple[int, ...], ...] = ()  # tie groups already ordered by a final question
+    step: int = 0
+    rng_state: int = 0
+    next_numeric: int = 0
+    next_choice: int = 0
+    scores_log: tuple[tuple[int, int, str], ...] = ()  # (seat, change, reason)
+    history: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def game_map(self) -> CampaignMap:
+        """The map being played."""
+        return builtin_map(self.map_id)
+
+    def alive(self) -> tuple[int, ...]:
+        """Seats not eliminated."""
+        return tuple(s for s in range(len(self.names)) if s not in self.eliminated)
+
+    def empire(self, seat: int) -> tuple[int, ...]:
+        """The territories a seat owns."""
+        return tuple(t for t, o in enumerate(self.owner) if o == seat)
+
+    def is_intact_castle(self, territory: int) -> bool:
+        """Whether a territory is a castle with towers standing."""
+        owner = self.owner[territory]
+        return owner is not None and self.castle_of[owner] == territory and territory not in self.demolished
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+class CampaignGame(Game):
+    """Short Campaign: three players, a map, quick questions and duels."""
+
+    info = GameInfo(
+        "campaign", "game.campaign.name", "game.campaign.blurb", PLAYERS, PLAYERS,
+        (
+            BOTS_SETTING,
+            SettingSpec("bot_level", "choice", "normal", "setting.bot_level", choices=("easy", "normal", "hard")),
+            SettingSpec("map", "choice", "verdant", "setting.map", choices=builtin_map_ids() or ("verdant",)),
+            SettingSpec("preview_seconds", "int", 3, "setting.preview_seconds", 0, 30),
+            SettingSpec("numeric_seconds", "int", 10, "setting.numeric_seconds", 3, 120),
+            SettingSpec("choice_seconds", "int", 10, "setting.choice_seconds", 3, 120),
+            SettingSpec("pick_seconds", "int", 10, "setting.pick_seconds", 3, 120),
+            SettingSpec("target_seconds", "int", 10, "setting.target_seconds", 3, 120),
+            SettingSpec("reveal_seconds", "int", 4, "setting.reveal_seconds", 1, 30),
+            SettingSpec("bonus_needs_correct", "bool", False, "setting.bonus_needs_correct"),
+        ),
+        ready=False,  # the TV map and the phone controller come with issue [3]
+    )
+
+    # ----- setup -----
+
+    def prepare(self, settings: Any, seed: int) -> dict[str, Any]:
+        """The questions of one game, drawn from the built-in set (question packs replace it in issue [4])."""
+        pool = builtin_questions(seed)
+        rng = Rng(seed ^ 0xC0FFEE)
+        numeric, choice = pool["numeric"], pool["choice"]
+        rng.shuffle(numeric)
+        rng.shuffle(choice)
+        return {"numeric": numeric[:DECK_SIZE], "choice": choice[:DECK_SIZE]}
+
+    def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> CampaignState:
+        """Castles at random on three pairwise non-adjacent territories (CAMP-R3, R4), then the first question."""
+        if len(slots) != PLAYERS:
+            raise IllegalAction(f"the Short Campaign needs exactly {PLAYERS} players")  # CAMP-D13
+        settings = {**self.info.default_settings(), **dict(ctx.settings)}
+        numeric, choice = parse_content(ctx.content if ctx.content is not None else self.prepare(settings, ctx.seed))
+        game_map = builtin_map(settings["map"])
+        rng = Rng(ctx.seed)
+        castles = list(rng.choice(game_map.castle_triples()))
+        rng.shuffle(castles)
+        owner: list[int | None] = [None] * game_map.size
+        value = [0] * game_map.size
+        for seat, territory in enumerate(castles):
+            owner[territory] = seat
+            value[territory] = CASTLE_VALUE
+        timers = Timers(*(ctx.timer_ms(settings[f"{k}_seconds"]) if settings[f"{k}_seconds"] else 0
+                          for k in ("preview", "numeric", "choice", "pick", "target", "reveal")))
+        state = CampaignState(
+            map_id=game_map.id, names=tuple(s.name for s in slots), bots=tuple(s.is_bot for s in slots),
+            timers=timers, numeric=numeric, choice=choice, bonus_needs_correct=settings["bonus_needs_correct"],
+            bot_level=settings["bot_level"], owner=tuple(owner), value=tuple(value), castle_of=tuple(castles),
+            towers=(TOWERS,) * PLAYERS, demolished=frozenset(), score=(0,) * PLAYERS, eliminated=(),
+            stage="expansion", round=1, orders=(), turn=0, phase="preview", deadline_ms=None,
+            rng_state=rng.state)
+        for seat in range(PLAYERS):
+            state = self._score(state, seat, CASTLE_VALUE, "castle")
+        return self._ask(state, "expansion", state.alive(), now_ms)
+
+    # ----- actions -----
+
+    def parse_action(self, payload: Any) -> tuple[str, Any]:
+        """``{"answer": n}``, ``{"choice": i}``, ``{"pick": "territory-id"}`` or ``{"target": "territory-id"}``."""
+        if not isinstance(payload, dict) or len(payload) != 1:
+            raise InvalidAction('an action is one of {"answer": n}, {"choice": i}, {"pick": id}, {"target": id}')
+        kind, value = next(iter(payload.items()))
+        if kind == "answer":
+            return kind, parse_number(value)
+        if kind == "choice":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 6:
+                raise InvalidAction("choice must be the number of an option, from 0", "choice")
+            return kind, value
+        if kind in ("pick", "target"):
+            if not isinstance(value, str) or not 0 < len(value) <= 40:
+                raise InvalidAction(f"{kind} must be a territory id", kind)
+            return kind, value
+        raise InvalidAction(f"unknown action {str(kind)[:20]!r}", "action")
+
+    def action_to_json(self, action: tuple[str, Any]) -> dict[str, Any]:
+        """The logged form of an action."""
+        return {action[0]: action[1]}
+
+    def legal_actions(self, state: CampaignState, seat: int) -> list[tuple[str, Any]]:
+        """What the seat may do now; answers are listed as a kind with no value."""
+        if state.phase == "answer" and state.asking is not None:
+            asking = state.asking
+            if seat in asking.seats and asking.answer_of(seat) is None:
+                if asking.kind == "numeric":
+                    return [("answer", None)]
+                return [("choice", i) for i in range(len(state.choice[asking.question].options))]
+            return []
+        if state.phase == "pick" and state.picks and state.picks[0] == seat:
+            return [("pick", state.game_map.territories[t].id) for t in self.legal_picks(state, seat)]
+        if state.phase == "target" and state.attack is not None and state.attack.attacker == seat:
+            return [("target", state.game_map.territories[t].id) for t in self.legal_targets(state, seat)]
+        return []
+
+    def legal_picks(self, state: CampaignState, seat: int) -> list[int]:
+        """Free territories bordering the seat's empire, or any free one if none borders it (CAMP-R10)."""
+        game_map = state.game_map
+        free = [t for t, o in enumerate(state.owner) if o is None]
+        empire = set(state.empire(seat))
+        near = [t for t in free if game_map.neighbours[t] & empire]
+        return near or free
+
+    def legal_targets(self, state: CampaignState, seat: int) -> list[int]:
+        """Opponent territories: bordering the attacker's empire in rounds 1-3 (any if none), any in round 4
+        (CAMP-D6)."""
+        game_map = state.game_map
+        theirs = [t for t, o in enumerate(state.owner) if o is not None and o != seat]
+        if state.round >= BATTLE_ROUNDS:
+            return theirs
+        empire = set(state.empire(seat))
+        near = [t for t in theirs if game_map.neighbours[t] & empire]
+        return near or theirs
+
+    def apply(self, state: CampaignState, seat: int, action: tuple[str, Any], now_ms: int) -> CampaignState:
+        """The state after a seat's action; IllegalAction if the rules do not allow it now."""
+        kind, value = action
+        if state.stage == "over":
+            raise IllegalAction("the game is over")
+        if kind in ("answer", "choice"):
+            return self._answer(state, seat, kind, value, now_ms)
+        if kind == "pick":
+            if state.phase != "pick" or not state.picks or state.picks[0] != seat:
+                raise IllegalAction("it is not your pick")
+            territory = state.game_map.index_of(value)
+            if territory is None or territory not in self.legal_picks(state, seat):
+                raise IllegalAction("pick a free territory that borders your empire (any free one if none does)")
+            return self._pick(state, seat, territory, now_ms, timed_out=False)
+        if kind == "target":
+            if state.phase != "target" or state.attack is None or state.attack.attacker != seat:
+                raise IllegalAction("it is not your attack")
+            territory = state.game_map.index_of(value)
+            if territory is None or territory not in self.legal_targets(state, seat):
+                raise IllegalAction("attack an opponent's territory that borders your empire "
+                                    "(any in the last round, or if none borders it)")
+            return self._target(state, seat, territory, now_ms, timed_out=False)
+        raise IllegalAction(f"unknown action {kind!r}")
+
+    def _answer(self, state: CampaignState, seat: int, kind: str, value: int, now_ms: int) -> CampaignState:
+        asking = state.asking
+        if state.phase != "answer" or asking is None:
+            raise IllegalAction("no question is open")
+        if seat not in asking.seats:
+            raise IllegalAction("this question is for the other players")
+        if asking.answer_of(seat) is not None:
+            raise IllegalAction("you have already answered")
+        if (kind == "answer") != (asking.kind == "numeric"):
+            raise IllegalAction("this question wants a number" if asking.kind == "numeric" else "pick an option")
+        if kind == "choice" and value >= len(state.choice[asking.question].options):
+            raise IllegalAction("no such option")
+        answer = Answer(seat, value, max(0, now_ms - asking.opens_ms))
+        asking = replace(asking, answers=asking.answers + (answer,))
+        state = replace(state, asking=asking)
+        if len(asking.answers) == len(asking.seats):
+            return self._close(state, now_ms)  # everyone answered: no need to wait for the clock
+        return state
+
+    # ----- time -----
+
+    def deadline(self, state: CampaignState) -> int | None:
+        """When the current step ends."""
+        return state.deadline_ms
+
+    def on_timeout(self, state: CampaignState, now_ms: int) -> CampaignState:
+        """The current step's time is up: unlock, close, move on, or pick at random (CAMP-D3)."""
+        if state.phase == "preview":
+            return replace(state, phase="answer", deadline_ms=state.asking.closes_ms, step=state.step + 1)
+        if state.phase == "answer":
+            return self._close(state, now_ms)  # no answer counts as no answer (CAMP-D3)
+        if state.phase == "reveal":
+            return self._after_reveal(state, now_ms)
+        rng = Rng(state.rng_state)
+        if state.phase == "pick":
+            seat = state.picks[0]
+            territory = rng.choice(self.legal_picks(state, seat))
+            return self._pick(replace(state, rng_state=rng.state), seat, territory, now_ms, timed_out=True)
+        if state.phase == "target":
+            seat = state.attack.attacker
+            territory = rng.choice(self.legal_targets(state, seat))
+            return self._target(replace(state, rng_state=rng.state), seat, territory, now_ms, timed_out=True)
+        raise IllegalAction("nothing is timed now")
+
+    # ----- the flow -----
+
+    def _score(self, state: CampaignState, seat: int, change: int, reason: str) -> CampaignState:
+        return replace(state, score=_set(state.score, seat, state.score[seat] + change),
+                       scores_log=state.scores_log + ((seat, change, reason),))
+
+    def _note(self, state: CampaignState, **entry: Any) -> CampaignState:
+        return replace(state, history=state.history + (entry,))
+
+    def _ask(self, state: CampaignState, purpose: str, seats: tuple[int, ...], now_ms: int) -> CampaignState:
+        kind = "choice" if purpose == "duel" else "numeric"
+        if kind == "numeric":
+            question, state = state.next_numeric % len(state.numeric), replace(state, next_numeric=state.next_numeric + 1)
+            answer_ms = state.timers.numeric
+        else:
+            question, state = state.next_choice % len(state.choice), replace(state, next_choice=state.next_choice + 1)
+            answer_ms = state.timers.choice
+        opens = now_ms + state.timers.preview
+        asking = Asking(purpose, kind, question, tuple(seats), opens, opens + answer_ms)
+        phase = "preview" if state.timers.preview else "answer"
+        return replace(state, asking=asking, phase=phase, deadline_ms=opens if phase == "preview" else opens + answer_ms,
+                       step=state.step + 1)
+
+    def _close(self, state: CampaignState, now_ms: int) -> CampaignState:
+        """Close the question, rank a numeric one (CAMP-D5), and show the answers."""
+        asking = state.asking
+        assert asking is not None
+        drawn = False
+        ranking: tuple[int, ...] = ()
+        if asking.kind == "numeric":
+            rng = Rng(state.rng_state)
+            correct = state.numeric[asking.question].answer
+            keyed = []
+            for seat in asking.seats:
+                answer = asking.answer_of(seat)
+                key = (0, abs(answer.value - correct), answer.ms) if answer else (1, 0, 0)
+                keyed.append((key, rng.next_u64(), seat))  # the draw only decides exact ties
+            keyed.sort()
+            ranking = tuple(seat for _, _, seat in keyed)
+            drawn = any(keyed[i][0] == keyed[i + 1][0] for i in range(len(keyed) - 1))
+            state = replace(state, rng_state=rng.state)
+        asking = replace(asking, revealed=True, ranking=ranking, drawn=drawn)
+        state = self._note(state, kind="question", purpose=asking.purpose, question=self._question(state, asking).id,
+                           answers=[[a.seat, a.value, a.ms] for a in asking.answers], ranking=list(ranking),
+                           drawn=drawn)
+        return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + state.timers.reveal,
+                       step=state.step + 1)
+
+    def _question(self, state: CampaignState, asking: Asking) -> NumericQuestion | ChoiceQuestion:
+        return state.numeric[asking.question] if asking.kind == "numeric" else state.choice[asking.question]
+
+    def _after_reveal(self, state: CampaignState, now_ms: int) -> CampaignState:
+        asking = state.asking
+        assert asking is not None
+        if asking.purpose == "expansion":
+            winner, second = asking.ranking[0], asking.ranking[1]
+            state = replace(state, picks=(winner, second, winner))  # CAMP-D4
+            return self._next_pick(state, now_ms)
+        if asking.purpose == "duel":
+            attack = state.attack
+            correct = state.choice[asking.question].correct
+            attacker_right = (a := asking.answer_of(attack.attacker)) is not None and a.value == correct
+            defender_right = (d := asking.answer_of(attack.defender)) is not None and d.value == correct
+            if not attacker_right:
+                return self._resolve(state, attacker_won=False, defender_right=defender_right, now_ms=now_ms)
+            if not defender_right:
+                return self._resolve(state, attacker_won=True, defender_right=False, now_ms=now_ms)
+            return self._ask(state, "tiebreak", (attack.attacker, attack.defender), now_ms)  # CAMP-R17c
+        if asking.purpose == "tiebreak":
+            attack = state.attack
+            nobody = not asking.answers  # CAMP-D10: if neither answers, the defender wins
+            attacker_won = not nobody and asking.ranking[0] == attack.attacker
+            return self._resolve(state, attacker_won=attacker_won, defender_right=True, now_ms=now_ms)
+        if asking.purpose == "final":
+            state = replace(state, settled=state.settled + (asking.ranking,))
+            return self._final(state, now_ms)
+        raise IllegalAction(f"unknown question purpose {asking.purpose}")
+
+    def _next_pick(self, state: CampaignState, now_ms: int) -> CampaignState:
+        if all(o is not None for o in state.owner):
+            return self._start_battle(state, now_ms)  # CAMP-R12: the map is full
+        if not state.picks:
+            return self._ask(replace(state, round=state.round + 1), "expansion", state.alive(), now_ms)
+        return replace(state, phase="pick", asking=None, deadline_ms=now_ms + state.timers.pick, step=state.step + 1)
+
+    def _pick(self, state: CampaignState, seat: int, territory: int, now_ms: int, timed_out: bool) -> CampaignState:
+        state = replace(state, owner=_set(state.owner, territory, seat), value=_set(state.value, territory, PICK_VALUE),
+                        picks=state.picks[1:])
+        state = self._score(state, seat, PICK_VALUE, "pick")
+        state = self._note(state, kind="pick", seat=seat, territory=state.game_map.territories[territory].id,
+                           timeout=timed_out)
+        return self._next_pick(state, now_ms)
+
+    def _start_battle(self, state: CampaignState, now_ms: int) -> CampaignState:
+        """Draw the order of rounds 1-3 up front (CAMP-D11)."""
+        rng = Rng(state.rng_state)
+        orders = []
+        for _ in range(BATTLE_ROUNDS - 1):
+            order = list(state.alive())
+            rng.shuffle(order)
+            orders.append(tuple(order))
+        state = replace(state, stage="battle", round=1, orders=tuple(orders), turn=-1, picks=(), asking=None,
+                        rng_state=rng.state)
+        state = self._note(state, kind="battle", orders=[list(o) for o in orders])
+        return self._next_attack(state, now_ms)
+
+    def _next_attack(self, state: CampaignState, now_ms: int) -> CampaignState:
+        if len(state.alive()) <= 1:
+            return self._final(state, now_ms)  # CAMP-D11: one player left
+        round_, turn = state.round, state.turn + 1
+        while True:
+            if turn >= len(state.orders[round_ - 1]):
+                round_, turn = round_ + 1, 0
+                if round_ > BATTLE_ROUNDS:
+                    return self._final(replace(state, round=BATTLE_ROUNDS), now_ms)
+                if round_ == BATTLE_ROUNDS:  # CAMP-R23, D11: by score, highest first, equal scores at random
+                    rng = Rng(state.rng_state)
+                    keyed = sorted((-state.score[s], rng.next_u64(), s) for s in state.alive())
+                    state = replace(state, orders=state.orders[:BATTLE_ROUNDS - 1] + (tuple(s for *_, s in keyed),),
+                                    rng_state=rng.state)
+                    state = self._note(state, kind="round4", order=list(state.orders[-1]))
+            attacker = state.orders[round_ - 1][turn]
+            if attacker not in state.eliminated:
+                break
+            turn += 1  # eliminated players are skipped
+        return replace(state, round=round_, turn=turn, phase="target", attack=Attack(attacker), asking=None,
+                       deadline_ms=now_ms + state.timers.target, step=state.step + 1)
+
+    def _target(self, state: CampaignState, seat: int, territory: int, now_ms: int, timed_out: bool) -> CampaignState:
+        defender = state.owner[territory]
+        attack = Attack(seat, territory, defender, castle=state.is_intact_castle(territory))
+        state = self._note(replace(state, attack=attack), kind="attack", seat=seat, defender=defender,
+                           territory=state.game_map.territories[territory].id, castle=attack.castle, timeout=timed_out)
+        return self._ask(state, "duel", (seat, defender), now_ms)
+
+    def _resolve(self, state: CampaignState, attacker_won: bool, defender_right: bool, now_ms: int) -> CampaignState:
+        attack = state.attack
+        a, d, t = attack.attacker, attack.defender, attack.target
+        if not attacker_won:
+            if defender_right or not state.bonus_needs_correct:  # CAMP-D9
+                state = self._score(state, d, DEFENCE_BONUS, "defence")
+            state = self._note(state, kind="repelled", seat=d, attacker=a, territory=state.game_map.territories[t].id,
+                               towers_down=attack.towers_down)
+            return self._next_attack(state, now_ms)
+        if attack.castle:  # CAMP-R21, D7: one tower per duel won; towers lost stay lost
+            towers = state.towers[d] - 1
+            state = replace(state, towers=_set(state.towers, d, towers),
+                            attack=replace(attack, towers_down=attack.towers_down + 1))
+            state = self._note(state, kind="tower", seat=a, defender=d, towers=towers)
+            if towers > 0:
+                return self._ask(state, "duel", (a, d), now_ms)  # the assault continues at once
+            return self._next_attack(self._eliminate(state, d, a), now_ms)
+        if t in state.demolished:  # CAMP-R22, N2
+            state = self._score(self._score(state, a, DEMOLISHED_VALUE, "demolished"), d, -DEMOLISHED_VALUE, "lost")
+        else:  # CAMP-R18, R19
+            state = self._score(self._score(state, a, CONQUEST_GAIN, "conquest"), d, -state.value[t], "lost")
+            state = replace(state, value=_set(state.value, t, CONQUEST_GAIN))
+        state = replace(state, owner=_set(state.owner, t, a))
+        state = self._note(state, kind="conquest", seat=a, defender=d, territory=state.game_map.territories[t].id)
+        return self._next_attack(state, now_ms)
+
+    def _eliminate(self, state: CampaignState, loser: int, winner: int) -> CampaignState:
+        """CAMP-R21, D8: the winner takes the whole score and every territory; the castle is demolished."""
+        taken = state.score[loser]
+        state = self._score(self._score(state, winner, taken, "elimination"), loser, -taken, "eliminated")
+        owner = tuple(winner if o == loser else o for o in state.owner)
+        castle = state.castle_of[loser]
+        state = replace(state, owner=owner, value=_set(state.value, castle, DEMOLISHED_VALUE),
+                        demolished=state.demolished | {castle}, eliminated=state.eliminated + (loser,))
+        return self._note(state, kind="eliminated", seat=loser, by=winner)
+
+    def _final(self, state: CampaignState, now_ms: int) -> CampaignState:
+        """CAMP-R24, D12: highest score first; each tie is played off with one quick question."""
+        survivors = sorted(state.alive(), key=lambda s: -state.score[s])
+        groups: list[list[int]] = []
+        for seat in survivors:
+            if groups and state.score[groups[-1][0]] == state.score[seat]:
+                groups[-1].append(seat)
+            else:
+                groups.append([seat])
+        settled = {frozenset(g): g for g in state.settled}
+        for group in groups:
+            if len(group) > 1 and frozenset(group) not in settled:
+                return self._ask(replace(state, stage="final", attack=None), "final", tuple(group), now_ms)
+        ranking: list[int] = []
+        for group in groups:
+            ranking.extend(settled.get(frozenset(group), group))
+        ranking.extend(reversed(state.eliminated))  # later elimination ranks higher
+        state = self._note(state, kind="over", ranking=ranking)
+        return replace(state, stage="over", phase="over", final_ranking=tuple(ranking), deadline_ms=None,
+                       asking=None, attack=None, step=state.step + 1)
+
+    # ----- views -----
+
+    def view(self, state: CampaignState, seat: int | None) -> dict[str, Any]:
+        """What one seat (or the TV, ``None``) may know: never an answer before the reveal."""
+        game_map = state.game_map
+        castles = {territory: s for s, territory in enumerate(state.castle_of)}
+        result: dict[str, Any] = {
+            "map": state.map_id,
+            "stage": state.stage,
+            "phase": state.phase,
+            "round": state.round,
+            "step": state.step,
+            "deadline_ms": state.deadline_ms,
+            "territories": [self._territory_view(state, t.index, castles) for t in game_map.territories],
+            "players": [{"seat": s, "name": state.names[s], "score": state.score[s], "towers": state.towers[s],
+                         "castle": game_map.territories[state.castle_of[s]].id, "eliminated": s in state.eliminated,
+                         "bot": state.bots[s]} for s in range(len(state.names))],
+            "demolished": sorted(game_map.territories[t].id for t in state.demolished),
+            "orders": [list(o) for o in state.orders],
+            "turn": state.turn,
+            "picks": list(state.picks),
+            "attack": None if state.attack is None else {
+                "attacker": state.attack.attacker, "defender": state.attack.defender,
+                "target": None if state.attack.target is None else game_map.territories[state.attack.target].id,
+                "castle": state.attack.castle, "towers_down": state.attack.towers_down},
+            "question": self._question_view(state, seat),
+            "history": list(state.history[-HISTORY_SHOWN:]),
+            "final_ranking": list(state.final_ranking),
+        }
+        if seat is not None:
+            result["you"] = seat
+            result["legal"] = [list(a) for a in self.legal_actions(state, seat)]
+        return result
+
+    @staticmethod
+    def _territory_view(state: CampaignState, t: int, castles: dict[int, int]) -> dict[str, Any]:
+        castle_of = castles.get(t)
+        return {"id": state.game_map.territories[t].id, "owner": state.owner[t], "value": state.value[t],
+                "castle": castle_of, "demolished": t in state.demolished,
+                "towers": state.towers[castle_of] if castle_of is not None and t not in state.demolished else 0}
+
+    def _question_view(self, state: CampaignState, seat: int | None) -> dict[str, Any] | None:
+        asking = state.asking
+        if asking is None:
+            return None
+        question = self._question(state, asking)
+        view = {**question.public(), "purpose": asking.purpose, "seats": list(asking.seats),
+                "opens_ms": asking.opens_ms, "closes_ms": asking.closes_ms,
+                "answered": [a.seat for a in asking.answers], "revealed": asking.revealed}
+        if asking.revealed:
+            view["correct"] = question.answer if isinstance(question, NumericQuestion) else question.correct
+            view["answers"] = [{"seat": a.seat, "value": a.value, "ms": a.ms,
+                                **({"distance": abs(a.value - question.answer)}
+                                   if isinstance(question, NumericQuestion) else {"right": a.value == question.correct})}
+                               for a in asking.answers]
+            view["ranking"] = list(asking.ranking)
+            view["drawn"] = asking.drawn
+        elif seat is not None and (own := asking.answer_of(seat)) is not None:
+            view["yours"] = own.value  # one's own answer, never another's
+        return view
+
+    # ----- bots, outcome -----
+
+    def bot_action(self, state: CampaignState, seat: int, rng: Rng) -> tuple[Any, int] | None:
+        """A bot's next action and a human-looking delay (engine.campaign.bots)."""
+        from engine.campaign.bots import decide
+
+        return decide(self, state, seat, rng)
+
+    def outcome(self, state: CampaignState) -> Outcome | None:
+        """The final standings, a total order (CAMP-D12)."""
+        if state.stage != "over":
+            return None
+        return Outcome(state.final_ranking, "outcome.campaign",
+                       {"scores": list(state.score), "eliminated": list(state.eliminated)})
+
+    def step(self, state: CampaignState) -> int:
+        """Changes whenever the phase changes (an answer alone does not)."""
+        return state.step
+
+    def content_to_json(self, state: CampaignState) -> dict[str, Any]:
+        """The decks of a state, in the logged form."""
+        return {"numeric": [numeric_to_json(q) for q in state.numeric],
+                "choice": [choice_to_json(q) for q in state.choice]}
