@@ -92,7 +92,87 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Flask-SocketIO async mode (default eventlet)")
     serve.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help="do not print the QR code")
+
+    maps = sub.add_parser("map", help="Short Campaign maps").add_subparsers(dest="map_command", required=True)
+    validate = maps.add_parser("validate", help="check a map file and list every problem")
+    validate.add_argument("file", help="a map file (JSON, format throneroom-map/1; see docs/maps.md)")
+
+    simulate = sub.add_parser("simulate", help="play all-bot games headless and print one JSON line per game")
+    simulate.add_argument("game", choices=["campaign"], help="which game")
+    simulate.add_argument("--games", type=count, default=10, metavar="N", help="how many games (default 10)")
+    simulate.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    simulate.add_argument("--map", metavar="M", help="a built-in map id or a map file (default: the game's default)")
+    simulate.add_argument("--level", choices=["easy", "normal", "hard"], default="normal", help="bot level")
     return parser
+
+
+def count(text: str) -> int:
+    """An argparse type: a number of games from 1 to 100000."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 100000, not {value}")
+    return value
+
+
+def map_validate(args: argparse.Namespace) -> int:
+    """Check a map file: exit 0 and a summary if it is valid, else 1 and every problem."""
+    from engine.campaign.maps import MapError, load_map_file
+
+    try:
+        game_map = load_map_file(args.file)
+    except MapError as error:
+        print(f"{args.file}: not a valid map ({len(error.problems)} problem{'s' * (len(error.problems) != 1)}):",
+              file=sys.stderr)
+        for problem in error.problems:
+            print(f"  - {problem}", file=sys.stderr)
+        return 1
+    degrees = [len(n) for n in game_map.neighbours]
+    print(f"{args.file}: valid map {game_map.id!r} ({game_map.name['en']}): {game_map.size} territories, "
+          f"{sum(degrees) // 2} borders, {min(degrees)}-{max(degrees)} neighbours each, "
+          f"{len(game_map.castle_triples())} ways to place the castles")
+    return 0
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Play all-bot games and print one JSON line each, then a summary line."""
+    import json
+    from pathlib import Path as _Path
+
+    from engine.campaign.maps import MapError, builtin_map_ids, load_map_file, register_map
+    from engine.campaign.simulate import play, summary
+
+    settings = {"bot_level": args.level}
+    if args.map:
+        if args.map in builtin_map_ids():
+            settings["map"] = args.map
+        elif _Path(args.map).is_file():
+            try:
+                game_map = load_map_file(args.map)
+            except MapError as error:
+                print(f"throneroom: {args.map}: not a valid map: {error}", file=sys.stderr)
+                return 1
+            register_map(game_map)
+            settings["map"] = game_map.id
+        else:
+            print(f"throneroom: --map {args.map}: neither a built-in map ({', '.join(builtin_map_ids())}) nor a file",
+                  file=sys.stderr)
+            return 2
+    wins = [0, 0, 0]
+    totals = {"actions": 0, "eliminations": 0, "game_ms": 0}
+    for i in range(args.games):
+        line = summary(args.seed + i, play(args.seed + i, settings))
+        print(json.dumps(line, separators=(",", ":")))
+        wins[line["winner"]] += 1
+        for key in totals:
+            totals[key] += line[key]
+    print(json.dumps({"summary": True, "games": args.games, "wins_by_seat": wins,
+                      "mean_actions": round(totals["actions"] / args.games, 1),
+                      "eliminations": totals["eliminations"],
+                      "mean_game_minutes": round(totals["game_ms"] / args.games / 60000, 1)}, separators=(",", ":")))
+    return 0
 
 
 def database_url(args: argparse.Namespace) -> tuple[str, str]:
@@ -172,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "map":
+        return map_validate(args)
+    if args.command == "simulate":
+        return simulate(args)
     return 2
 
 

@@ -16,9 +16,8 @@ from engine.core import Context, Slot
 GAME = CampaignGame()
 
 
-def grid_map(rows: int, cols: int, map_id: str | None = None) -> CampaignMap:
-    """A rows x cols grid of square territories, neighbours up, down, left and right."""
-    map_id = map_id or f"grid-{rows}x{cols}"
+def grid_map_data(rows: int, cols: int, map_id: str | None = None) -> dict[str, Any]:
+    """The JSON of a rows x cols grid of square territories, neighbours up, down, left and right."""
     territories = []
     for r in range(rows):
         for c in range(cols):
@@ -28,9 +27,14 @@ def grid_map(rows: int, cols: int, map_id: str | None = None) -> CampaignMap:
             territories.append({"id": f"t{r}-{c}", "name": {"en": f"T{r}{c}", "fa": f"ت{r}{c}", "ro": f"T{r}{c}"},
                                 "path": f"M{x},{y} L{x + 100},{y} L{x + 100},{y + 100} L{x},{y + 100} Z",
                                 "label": [x + 50, y + 50], "neighbours": near})
-    game_map = parse_map({"format": "throneroom-map/1", "id": map_id,
-                          "name": {"en": "Grid", "fa": "شبکه", "ro": "Grilă"},
-                          "view_box": [0, 0, cols * 100, rows * 100], "territories": territories})
+    return {"format": "throneroom-map/1", "id": map_id or f"grid-{rows}x{cols}",
+            "name": {"en": "Grid", "fa": "شبکه", "ro": "Grilă"}, "credits": "test fixture",
+            "view_box": [0, 0, cols * 100, rows * 100], "territories": territories}
+
+
+def grid_map(rows: int, cols: int, map_id: str | None = None) -> CampaignMap:
+    """A grid map, validated and registered so games can be played on it."""
+    game_map = parse_map(grid_map_data(rows, cols, map_id))
     register_map(game_map)
     return game_map
 
