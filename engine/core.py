@@ -37,6 +37,12 @@ class IllegalAction(GameError):
     code = "illegal_action"
 
 
+class TooLate(IllegalAction):
+    """An answer that arrived after its question closed (deadline and grace passed)."""
+
+    code = "too_late"
+
+
 class InvalidSettings(GameError):
     """A game setting is missing, of the wrong type or out of range."""
 
@@ -192,6 +198,38 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """How long an answer took, as the room measured it (design.md, fair timing); all in ms.
+
+    ``effective`` is what ranks: the phone's own measure when it lies within what the server saw, else the
+    server's. ``flag`` says why the phone's claim was not taken ("" when it was)."""
+
+    effective: int
+    receipt: int  # game ms when the server received the answer
+    unlock: int  # game ms when the question unlocked
+    claimed: int | None = None  # the phone's own measure
+    rtt: int | None = None  # the socket's recent round trip bound used
+    flag: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The logged form."""
+        return {"effective": self.effective, "receipt": self.receipt, "unlock": self.unlock,
+                "claimed": self.claimed, "rtt": self.rtt, "flag": self.flag}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Timing | None:
+        """Read back a logged timing (None if absent or malformed)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            return cls(int(data["effective"]), int(data["receipt"]), int(data["unlock"]),
+                       None if data.get("claimed") is None else int(data["claimed"]),
+                       None if data.get("rtt") is None else int(data["rtt"]), str(data.get("flag", "")))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
 class Context:
     """What the room gives a game at setup: the seed, the settings, the timer scale and the content (questions,
     drawn once by ``Game.prepare`` and logged with the start so a replay uses exactly the same)."""
@@ -228,8 +266,14 @@ class Game(ABC):
         """Every action the seat may take now (empty when it may not act)."""
 
     @abstractmethod
-    def apply(self, state: Any, seat: int, action: Any, now_ms: int) -> Any:
-        """The state after the seat's action, or IllegalAction; the given state is left unchanged."""
+    def apply(self, state: Any, seat: int, action: Any, now_ms: int, timing: Timing | None = None) -> Any:
+        """The state after the seat's action, or IllegalAction; the given state is left unchanged. ``timing``
+        carries the room's fair measure of an answer's time (see ``answer_window``)."""
+
+    def answer_window(self, state: Any, seat: int) -> tuple[int, int] | None:
+        """(unlock, deadline) in game ms when the seat's next action is a timed answer whose speed counts, else
+        None. The room then measures the answer fairly and accepts it for a short grace after the deadline."""
+        return None
 
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ games whose engines are still to come, so the TV can list all four from the star
 
 from __future__ import annotations
 
+from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
 from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
 from engine.tally import TallyGame
@@ -57,4 +58,5 @@ def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
 
 
 register(TallyGame())
+register(BuzzGame())
 register(CampaignGame())

@@ -22,6 +22,7 @@ from engine.core import (
     Rng,
     SettingSpec,
     Slot,
+    Timing,
 )
 
 AMOUNTS = (1, 2)
@@ -99,7 +100,8 @@ class TallyGame(Game):
             return []
         return list(AMOUNTS)
 
-    def apply(self, state: TallyState, seat: int, action: int, now_ms: int) -> TallyState:
+    def apply(self, state: TallyState, seat: int, action: int, now_ms: int, timing: Timing | None = None
+              ) -> TallyState:
         """Add to the total; a timeout is logged with the flag set by ``timeout_action``."""
         return self._add(state, seat, action, now_ms, timed_out=False)
 

@@ -16,6 +16,8 @@ from host.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom")
 
+PROBE_EVERY_MS = 2000
+
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": "sqlite://",  # in memory; `throneroom serve` passes a file
     "PUBLIC_URL": "http://127.0.0.1:8000",
@@ -52,6 +54,8 @@ class Runtime:
     public_url: str
     host_sids: set[str] = field(default_factory=set)
     ticker_started: bool = False
+    probe: Any = None  # set by host.sockets.install_broadcast
+    probe_all: Any = None
 
 
 def templates_dir() -> str:
@@ -119,9 +123,14 @@ def start_ticker(app: Flask) -> None:
     runtime.ticker_started = True
 
     def loop() -> None:
+        next_probe = 0.0
         while True:
             try:
                 runtime.service.tick()
+                now = runtime.service.clock.monotonic_ms()
+                if now >= next_probe:  # measure every phone's round trip every two seconds
+                    runtime.probe_all()
+                    next_probe = now + PROBE_EVERY_MS
             except Exception:  # never let one bad room stop the clock of all the others
                 log.exception("tick failed")
             runtime.socketio.sleep(runtime.service.next_wakeup_ms() / 1000)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
-from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot
+from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
 
 MAX_PLAYERS = 12
 NAME_MAX = 20
@@ -420,7 +420,7 @@ class Room:
         if step is not None and step != game.step(session.state):
             raise RoomError("stale", "the game has moved on: look again", "step")
         with game_errors():
-            state = game.apply(session.state, slot, action, data["gt"])
+            state = game.apply(session.state, slot, action, data["gt"], Timing.from_json(data.get("timing")))
         return self._advance(session, state)
 
     def _plan_timeout(self, data: dict[str, Any]) -> Effect:

@@ -11,11 +11,13 @@ import logging
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from engine.core import Timing
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -30,6 +32,11 @@ from host.store import Store
 
 log = logging.getLogger("throneroom.rooms")
 
+GRACE_MS = 250  # answers in flight at the deadline are still taken (design.md, fair timing)
+MIN_REACTION_MS = 100  # nobody reads, decides and taps faster; a smaller claim is not believed
+TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estimate wobble by this much
+RTT_SAMPLES = 8
+RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
 HOST_EVENTS = ("lock", "language", "select_game", "settings", "start", "pause", "resume", "end", "lobby", "kick")
 RESTORE_WINDOW_MS = 48 * 3600 * 1000
 
@@ -88,6 +95,7 @@ class RoomService:
         self.anchors: dict[str, tuple[int, int]] = {}  # code -> (monotonic ms, game ms) at the last event
         self.connections: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
         self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)
+        self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
         self.notify: Callable[[str], None] = lambda code: None
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None
@@ -222,18 +230,65 @@ class RoomService:
             raise RoomError("paused", "the game is paused: resume it first")
         self.submit(room, "timeout", {})
 
-    def act(self, room: Room, seat_id: int, payload: Any) -> None:
-        """A player's game action: ``{"action": ..., "step": optional}``."""
+    def act(self, room: Room, seat_id: int, payload: Any, sid: str | None = None) -> None:
+        """A player's game action: ``{"action": ..., "step": optional, "ms": optional}``; ``ms`` is the phone's
+        own measure of a timed answer, taken only within what the server saw (``measure``)."""
         if not isinstance(payload, dict) or "action" not in payload:
             raise RoomError("invalid", "payload must be an object with an action", "action")
         step = payload.get("step")
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
             raise RoomError("invalid", "step must be a whole number", "step")
+        claimed = payload.get("ms")
+        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float))
+                                    or not 0 <= claimed <= 3_600_000):
+            raise RoomError("invalid", "ms must be a number of milliseconds", "ms")
         session = room.session
         slot = session.slot_of(seat_id) if session is not None else None
         if slot is None:
             raise RoomError("not_in_game", "you are not playing in this game")
-        self.submit(room, "action", {"slot": slot, "action": payload["action"], "step": step, "by": seat_id})
+        data: dict[str, Any] = {"slot": slot, "action": payload["action"], "step": step, "by": seat_id}
+        with self.locks[room.code]:
+            self.catch_up(room)  # a window that has just opened (or closed) counts even if the ticker is late
+            window = session.game.answer_window(session.state, slot) if not session.is_over else None
+            if window is not None:
+                data["timing"] = self.measure(window[0], self.game_now(room), claimed, sid).to_json()
+            self.submit(room, "action", data)
+
+    def measure(self, unlock_ms: int, receipt_ms: int, claimed: float | None, sid: str | None) -> Timing:
+        """The fair effective time of an answer (design.md).
+
+        The server saw ``seen = receipt - unlock``. The phone counted from its own unlock, which it placed with
+        its clock estimate (off by at most half a round trip), and its answer then travelled up to a round trip:
+        an honest claim lies in ``[seen - rtt, seen + rtt/2]`` (each widened by a small slack for the server's
+        own scheduling) and is taken as it is. A claim slower than that is
+        clamped to the upper edge; a claim faster than the network or than any person (under 100 ms) is not
+        believed and gets the upper edge too, so a phone that claims 0 ms never beats an honest phone with the
+        same true time. No claim (a phone without a clock, a bot): the server's own measure."""
+        seen = max(0, receipt_ms - unlock_ms)
+        rtt = self.rtt_bound(sid)
+        upper = seen + rtt // 2 + TIMING_SLACK_MS
+        if claimed is None:
+            return Timing(seen, receipt_ms, unlock_ms, None, rtt, "no_claim")
+        claim = int(round(claimed))
+        if claim > upper:
+            return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "slower_than_seen")
+        if claim < seen - rtt - TIMING_SLACK_MS:
+            return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "faster_than_network")
+        if claim < MIN_REACTION_MS:
+            return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "faster_than_human")
+        return Timing(claim, receipt_ms, unlock_ms, claim, rtt, "")
+
+    def record_rtt(self, sid: str, rtt_ms: float) -> None:
+        """A round trip the server measured to this socket."""
+        if sid in self.sids and 0 <= rtt_ms < 60_000:
+            self.rtts.setdefault(sid, deque(maxlen=RTT_SAMPLES)).append(int(rtt_ms))
+
+    def rtt_bound(self, sid: str | None) -> int:
+        """The socket's recent round trip: the largest of the last few, within sane limits."""
+        samples = self.rtts.get(sid) if sid else None
+        if not samples:
+            return RTT_UNKNOWN_MS
+        return max(RTT_FLOOR_MS, min(RTT_CEILING_MS, max(samples)))
 
     # ----- connections (not logged: they are not part of the game) -----
 
@@ -250,6 +305,7 @@ class RoomService:
     def disconnect(self, sid: str) -> str | None:
         """Forget a socket; returns the code of the room it was in."""
         found = self.sids.pop(sid, None)
+        self.rtts.pop(sid, None)
         if found is None:
             return None
         code = found[0]
@@ -293,15 +349,33 @@ class RoomService:
             except RoomError as error:  # a race with a person's action: the next tick looks again
                 log.debug("room %s tick: %s", room.code, error.message)
 
+    def due_deadline(self, room: Room) -> int | None:
+        """When the room's current timed step ends, with the grace for answers in flight."""
+        session = room.session
+        if session is None or session.is_over or room.paused:
+            return None
+        deadline = session.game.deadline(session.state)
+        if deadline is not None and any(session.game.answer_window(session.state, s.index) for s in session.slots):
+            deadline += GRACE_MS  # answers already on their way are still taken
+        return deadline
+
+    def catch_up(self, room: Room, limit: int = 20) -> None:
+        """Fire every timeout that is due now, before anything else happens in the room."""
+        for _ in range(limit):
+            deadline = self.due_deadline(room)
+            if deadline is None or self.game_now(room) < deadline:
+                return
+            self.submit(room, "timeout", {})
+
     def _tick_room(self, room: Room) -> None:
         session = room.session
         if session is None or session.is_over or room.paused:
             return
-        now = self.game_now(room)
-        deadline = session.game.deadline(session.state)
-        if deadline is not None and now >= deadline:
+        deadline = self.due_deadline(room)
+        if deadline is not None and self.game_now(room) >= deadline:
             self.submit(room, "timeout", {})
             return
+        now = self.game_now(room)
         for slot in session.slots:
             if not slot.is_bot:
                 continue

@@ -95,7 +95,12 @@ class SafeNamespace(Namespace):
         data = payload_dict(data, "t")
         if not isinstance(data["t"], (int, float)) or isinstance(data["t"], bool):
             raise RoomError("invalid", "t must be a number", "t")
-        return ok(t=data["t"], server_ms=runtime().service.clock.monotonic_ms())
+        service = runtime().service
+        found = service.where(request.sid)
+        room = service.rooms.get(found[0]) if found else None
+        return ok(t=data["t"], server_ms=service.clock.monotonic_ms(),
+                  game_ms=None if room is None else service.game_now(room),
+                  running=room is not None and room.phase == "playing" and not room.paused)
 
 
 class TvNamespace(SafeNamespace):
@@ -165,5 +170,21 @@ def install_broadcast(rt: Any) -> None:
                 socketio.emit("kicked", {"code": code}, to=sid, namespace="/play")
                 service.disconnect(sid)
 
+    def probe(sid: str) -> None:
+        """Measure the round trip to one phone: the server times its own message and the phone's ack."""
+        sent = service.clock.monotonic_ms()
+
+        def answered(*_: Any) -> None:
+            service.record_rtt(sid, service.clock.monotonic_ms() - sent)
+
+        socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered)
+
+    def probe_all() -> None:
+        for sid, (_, seat_id) in list(service.sids.items()):
+            if seat_id is not None:
+                probe(sid)
+
     service.notify = notify
     service.on_kick = on_kick
+    rt.probe = probe
+    rt.probe_all = probe_all

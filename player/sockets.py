@@ -48,12 +48,13 @@ class PlayerNamespace(SafeNamespace):
     def on_action(self, data: Any) -> dict[str, Any]:
         """``{action, step?}``: a move in the running game."""
         room, seat_id = self._require_seat()
-        runtime().service.act(room, seat_id, data)
+        runtime().service.act(room, seat_id, data, request.sid)
         return ok()
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
         rt = runtime()
         rt.service.connect(room, request.sid, seat_id)
+        rt.probe(request.sid)  # a first round trip at once, then every two seconds
         return rt.service.view(room, seat_id)
 
     def _seat(self) -> tuple[str, int] | None:

@@ -34,6 +34,8 @@ from engine.core import (
     Rng,
     SettingSpec,
     Slot,
+    Timing,
+    TooLate,
 )
 
 PLAYERS = 3
@@ -76,11 +78,17 @@ def parse_number(raw: Any) -> int:
 
 @dataclass(frozen=True)
 class Answer:
-    """One seat's answer and the ms it took from the unlock."""
+    """One seat's answer, the ms it took from the unlock (the fair effective time), and how that was measured."""
 
     seat: int
     value: int
     ms: int
+    timing: Timing | None = None
+
+    def figures(self) -> dict[str, Any]:
+        """Every timing figure, for the answer log."""
+        base = {"seat": self.seat, "value": self.value, "ms": self.ms}
+        return {**base, **({"timing": self.timing.to_json()} if self.timing else {})}
 
 
 @dataclass(frozen=True)
@@ -305,13 +313,14 @@ class CampaignGame(Game):
         near = [t for t in theirs if game_map.neighbours[t] & empire]
         return near or theirs
 
-    def apply(self, state: CampaignState, seat: int, action: tuple[str, Any], now_ms: int) -> CampaignState:
+    def apply(self, state: CampaignState, seat: int, action: tuple[str, Any], now_ms: int,
+              timing: Timing | None = None) -> CampaignState:
         """The state after a seat's action; IllegalAction if the rules do not allow it now."""
         kind, value = action
         if state.stage == "over":
             raise IllegalAction("the game is over")
         if kind in ("answer", "choice"):
-            return self._answer(state, seat, kind, value, now_ms)
+            return self._answer(state, seat, kind, value, now_ms, timing)
         if kind == "pick":
             if state.phase != "pick" or not state.picks or state.picks[0] != seat:
                 raise IllegalAction("it is not your pick")
@@ -329,8 +338,18 @@ class CampaignGame(Game):
             return self._target(state, seat, territory, now_ms, timed_out=False)
         raise IllegalAction(f"unknown action {kind!r}")
 
-    def _answer(self, state: CampaignState, seat: int, kind: str, value: int, now_ms: int) -> CampaignState:
+    def answer_window(self, state: CampaignState, seat: int) -> tuple[int, int] | None:
+        """The open question's unlock and deadline, for a seat that still has to answer it."""
         asking = state.asking
+        if state.phase == "answer" and asking is not None and seat in asking.seats and asking.answer_of(seat) is None:
+            return asking.opens_ms, asking.closes_ms
+        return None
+
+    def _answer(self, state: CampaignState, seat: int, kind: str, value: int, now_ms: int,
+                timing: Timing | None) -> CampaignState:
+        asking = state.asking
+        if state.phase == "reveal" and asking is not None and seat in asking.seats and asking.answer_of(seat) is None:
+            raise TooLate("too late: the question has closed")
         if state.phase != "answer" or asking is None:
             raise IllegalAction("no question is open")
         if seat not in asking.seats:
@@ -341,7 +360,8 @@ class CampaignGame(Game):
             raise IllegalAction("this question wants a number" if asking.kind == "numeric" else "pick an option")
         if kind == "choice" and value >= len(state.choice[asking.question].options):
             raise IllegalAction("no such option")
-        answer = Answer(seat, value, max(0, now_ms - asking.opens_ms))
+        ms = timing.effective if timing is not None else now_ms - asking.opens_ms
+        answer = Answer(seat, value, max(0, ms), timing)
         asking = replace(asking, answers=asking.answers + (answer,))
         state = replace(state, asking=asking)
         if len(asking.answers) == len(asking.seats):
@@ -416,7 +436,7 @@ class CampaignGame(Game):
             state = replace(state, rng_state=rng.state)
         asking = replace(asking, revealed=True, ranking=ranking, drawn=drawn)
         state = self._note(state, kind="question", purpose=asking.purpose, question=self._question(state, asking).id,
-                           answers=[[a.seat, a.value, a.ms] for a in asking.answers], ranking=list(ranking),
+                           answers=[a.figures() for a in asking.answers], ranking=list(ranking),
                            drawn=drawn)
         return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + state.timers.reveal,
                        step=state.step + 1)
@@ -616,7 +636,7 @@ class CampaignGame(Game):
                 "answered": [a.seat for a in asking.answers], "revealed": asking.revealed}
         if asking.revealed:
             view["correct"] = question.answer if isinstance(question, NumericQuestion) else question.correct
-            view["answers"] = [{"seat": a.seat, "value": a.value, "ms": a.ms,
+            view["answers"] = [{**a.figures(),
                                 **({"distance": abs(a.value - question.answer)}
                                    if isinstance(question, NumericQuestion) else {"right": a.value == question.correct})}
                                for a in asking.answers]
