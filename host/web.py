@@ -83,6 +83,20 @@ def qr_svg(code: str) -> Response:
     return response
 
 
+@bp.get("/campaign/maps/<map_id>.json")
+def campaign_map(map_id: str) -> Any:
+    """A Short Campaign map's drawing (outlines, labels, names), for the TV and the phones."""
+    from engine.campaign.maps import MapError, builtin_map
+
+    try:
+        game_map = builtin_map(map_id)
+    except MapError:
+        abort(404)
+    response = jsonify(game_map.drawing())
+    response.headers["Cache-Control"] = "public, max-age=600"
+    return response
+
+
 @bp.after_app_request
 def security_headers(response: Response) -> Response:
     """Everything the pages use is served from here: forbid the rest."""

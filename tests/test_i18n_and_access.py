@@ -19,7 +19,7 @@ def used_keys() -> set[str]:
     """Every message key the pages and the engines name."""
     keys: set[str] = set()
     for path in [*ROOT.glob("host/static/**/*.js"), *ROOT.glob("player/static/*.js")]:
-        keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', path.read_text()))
+        keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"\s*[,)]', path.read_text()))  # literal keys
     for path in ROOT.glob("templates/*.html"):
         keys |= set(re.findall(r'_\("([a-z_]+\.[a-z_.]+)"', path.read_text()))
     for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("host/*.py")]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.campaign.maps import CampaignMap, builtin_map, builtin_map_ids
@@ -193,6 +193,18 @@ class CampaignState:
         return owner is not None and self.castle_of[owner] == territory and territory not in self.demolished
 
 
+def replace(state: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the frozen state classes, without re-running their __init__ (several times
+    faster, and the engine calls it on every step). Only fields declared on the class may change."""
+    unknown = set(changes) - state.__dataclass_fields__.keys()
+    if unknown:
+        raise TypeError(f"unknown fields {sorted(unknown)}")
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
@@ -221,7 +233,7 @@ class CampaignGame(Game):
 
     def prepare(self, settings: Any, seed: int) -> dict[str, Any]:
         """The questions of one game, drawn from the built-in set (question packs replace it in issue [4])."""
-        pool = builtin_questions(seed)
+        pool = builtin_questions(seed, DECK_SIZE, DECK_SIZE)
         rng = Rng(seed ^ 0xC0FFEE)
         numeric, choice = pool["numeric"], pool["choice"]
         rng.shuffle(numeric)
@@ -435,9 +447,11 @@ class CampaignGame(Game):
             drawn = any(keyed[i][0] == keyed[i + 1][0] for i in range(len(keyed) - 1))
             state = replace(state, rng_state=rng.state)
         asking = replace(asking, revealed=True, ranking=ranking, drawn=drawn)
-        state = self._note(state, kind="question", purpose=asking.purpose, question=self._question(state, asking).id,
+        question = self._question(state, asking)
+        truth = question.answer if isinstance(question, NumericQuestion) else question.correct
+        state = self._note(state, kind="question", purpose=asking.purpose, question=question.id,
                            answers=[a.figures() for a in asking.answers], ranking=list(ranking),
-                           drawn=drawn)
+                           drawn=drawn, correct=truth, right={str(a.seat): a.value == truth for a in asking.answers})
         return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + state.timers.reveal,
                        step=state.step + 1)
 
@@ -611,12 +625,47 @@ class CampaignGame(Game):
                 "target": None if state.attack.target is None else game_map.territories[state.attack.target].id,
                 "castle": state.attack.castle, "towers_down": state.attack.towers_down},
             "question": self._question_view(state, seat),
+            "options": self._options(state),
             "history": list(state.history[-HISTORY_SHOWN:]),
             "final_ranking": list(state.final_ranking),
         }
+        if state.stage == "over":
+            result["stats"] = self.stats(state)
+            result["answer_log"] = [h for h in state.history if h["kind"] == "question"]
         if seat is not None:
             result["you"] = seat
             result["legal"] = [list(a) for a in self.legal_actions(state, seat)]
+        return result
+
+    def _options(self, state: CampaignState) -> list[str]:
+        """The territories the current picker or attacker may choose (public: the rules are)."""
+        ids = state.game_map.territories
+        if state.phase == "pick" and state.picks:
+            return [ids[t].id for t in self.legal_picks(state, state.picks[0])]
+        if state.phase == "target" and state.attack is not None:
+            return [ids[t].id for t in self.legal_targets(state, state.attack.attacker)]
+        return []
+
+    def stats(self, state: CampaignState) -> list[dict[str, Any]]:
+        """Per player after the game: right answers, mean effective time, territories taken, defences."""
+        result = []
+        for seat in range(len(state.names)):
+            answers, right, times = 0, 0, []
+            for entry in state.history:
+                if entry["kind"] != "question":
+                    continue
+                for answer in entry["answers"]:
+                    if answer["seat"] == seat:
+                        answers += 1
+                        times.append(answer["ms"])
+                        right += entry.get("right", {}).get(str(seat), False)
+            result.append({
+                "seat": seat, "answers": answers, "right": right,
+                "mean_ms": round(sum(times) / len(times)) if times else None,
+                "taken": sum(1 for h in state.history if h["kind"] == "conquest" and h["seat"] == seat),
+                "defended": sum(1 for h in state.history if h["kind"] == "repelled" and h["seat"] == seat),
+                "picked": sum(1 for h in state.history if h["kind"] == "pick" and h["seat"] == seat),
+            })
         return result
 
     @staticmethod

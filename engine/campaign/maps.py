@@ -74,9 +74,13 @@ class CampaignMap:
         return b in self.neighbours[a]
 
     def castle_triples(self) -> list[tuple[int, int, int]]:
-        """Every set of three pairwise non-adjacent territories, in a fixed order."""
-        return [t for t in combinations(range(self.size), 3)
-                if not (self.is_adjacent(t[0], t[1]) or self.is_adjacent(t[0], t[2]) or self.is_adjacent(t[1], t[2]))]
+        """Every set of three pairwise non-adjacent territories, in a fixed order (computed once per map)."""
+        cached = self.__dict__.get("_triples")
+        if cached is None:
+            cached = [t for t in combinations(range(self.size), 3) if not (
+                self.is_adjacent(t[0], t[1]) or self.is_adjacent(t[0], t[2]) or self.is_adjacent(t[1], t[2]))]
+            object.__setattr__(self, "_triples", cached)
+        return cached
 
     def drawing(self) -> dict[str, Any]:
         """What a page needs to draw the map (no game state)."""

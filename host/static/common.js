@@ -36,7 +36,7 @@ const TR = (() => {
 
   /* h("div", {class: "x", onclick: fn}, child, "text", [more]) builds DOM; strings become text nodes. */
   function h(tag, attrs, ...children) {
-    const svgTags = ["svg", "path", "circle", "rect", "polygon", "g"];
+    const svgTags = ["svg", "path", "circle", "rect", "polygon", "g", "text", "defs", "line", "title", "tspan"];
     const el = svgTags.includes(tag)
       ? document.createElementNS("http://www.w3.org/2000/svg", tag)
       : document.createElement(tag);
@@ -93,7 +93,7 @@ const TR = (() => {
     const socket = io(namespace, {transports: ["websocket", "polling"], tryAllTransports: true,
       reconnectionDelayMax: 2000});
     const banner = document.getElementById("offline");
-    socket.on("connect", () => { if (banner) banner.hidden = true; onConnect(); });
+    socket.on("connect", () => { if (banner) banner.hidden = true; clock.start(socket); onConnect(); });
     socket.on("disconnect", () => { if (banner) banner.hidden = false; });
     return socket;
   }
@@ -114,15 +114,107 @@ const TR = (() => {
     return text === key ? error.message : text;
   }
 
-  /* Countdown to a game deadline, from the server's game clock at the time the state arrived. */
-  function remainingMs(game, receivedAt, paused) {
-    if (!game || game.deadline_ms === null || game.deadline_ms === undefined) return null;
-    const elapsed = paused ? 0 : performance.now() - receivedAt;
-    return Math.max(0, game.deadline_ms - game.now_ms - elapsed);
+  /* The room's game clock as this page estimates it: pings every two seconds, and the offset of the fastest
+   * recent one (its error is at most half its round trip). Samples are dropped while the clock is stopped. */
+  const clock = (() => {
+    let samples = [];
+    let timer = null;
+    let socket = null;
+    function ping() {
+      if (!socket || !socket.connected) return;
+      const sent = performance.now();
+      socket.timeout(4000).emit("ping", {t: sent}, (err, answer) => {
+        if (err || !answer || !answer.ok) return;
+        const received = performance.now();
+        if (!answer.running || answer.game_ms === null) { samples = []; return; }
+        samples = samples.concat([{rtt: received - sent, offset: answer.game_ms - (sent + received) / 2}]).slice(-8);
+      });
+    }
+    return {
+      start(s) { socket = s; samples = []; clearInterval(timer); ping(); setTimeout(ping, 300); timer = setInterval(ping, 2000); },
+      reset() { samples = []; ping(); },
+      offset() { return samples.length ? samples.reduce((a, b) => (a.rtt <= b.rtt ? a : b)).offset : null; },
+      gameNow() { const o = this.offset(); return o === null ? null : performance.now() + o; },
+    };
+  })();
+
+  /* The local performance.now() at which a game time arrives: from the synced clock, else from the state. */
+  function localTime(gameMs, game, receivedAt) {
+    const offset = clock.offset();
+    return offset !== null ? gameMs - offset : receivedAt + (gameMs - game.now_ms);
   }
+
+  /* Countdown to a game time (the deadline by default). */
+  function remainingMs(game, receivedAt, paused, target) {
+    const until = target === undefined ? game && game.deadline_ms : target;
+    if (!game || until === null || until === undefined) return null;
+    if (paused) return Math.max(0, until - game.now_ms);
+    return Math.max(0, localTime(until, game, receivedAt) - performance.now());
+  }
+
+  /* Every countdown on the page: [data-countdown] counts to the deadline, [data-countdown-to] to its own game
+   * time, and a [data-ring] circle empties over its [data-total] ms. */
+  function tickCountdowns(state, receivedAt) {
+    const game = state && state.game;
+    const paused = state && state.paused;
+    for (const el of document.querySelectorAll("[data-countdown]")) {
+      const left = remainingMs(game, receivedAt, paused);
+      el.textContent = left === null ? "" : digits(Math.ceil(left / 1000));
+    }
+    for (const el of document.querySelectorAll("[data-countdown-to]")) {
+      const left = remainingMs(game, receivedAt, paused, Number(el.dataset.countdownTo));
+      el.textContent = left === null ? "" : digits(Math.ceil(left / 1000));
+    }
+    for (const ring of document.querySelectorAll("[data-ring]")) {
+      const left = remainingMs(game, receivedAt, paused, Number(ring.dataset.ring));
+      const front = ring.querySelector(".ring-front");
+      if (front && left !== null) front.setAttribute("stroke-dashoffset", String(276.5 * (1 - Math.min(1, left / Number(ring.dataset.total)))));
+    }
+  }
+
+  /* Short sounds made on the spot (no files); the TV can mute them. */
+  const sound = (() => {
+    let context = null;
+    return {
+      get muted() { return storage.get("muted") === true; },
+      set muted(value) { storage.set("muted", !!value); },
+      play(kind) {
+        if (this.muted) return;
+        try {
+          context = context || new (window.AudioContext || window.webkitAudioContext)();
+          const notes = {unlock: [660], reveal: [523, 784], conquest: [392, 523, 659], tower: [220, 196],
+            end: [523, 659, 784, 1047]}[kind] || [440];
+          notes.forEach((frequency, i) => {
+            const osc = context.createOscillator();
+            const gain = context.createGain();
+            const at = context.currentTime + i * 0.12;
+            osc.frequency.value = frequency;
+            gain.gain.setValueAtTime(0.0001, at);
+            gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+            gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.25);
+            osc.connect(gain).connect(context.destination);
+            osc.start(at);
+            osc.stop(at + 0.3);
+          });
+        } catch (e) { /* no audio here */ }
+      },
+    };
+  })();
 
   const games = {};  /* per-game renderers: games[id] = {tv(el, game, state), phone(el, game, state, act)} */
 
+  /* A text that may come in several languages ({en, fa, ro}) in the current one. */
+  function localized(text) {
+    if (text === null || text === undefined) return "";
+    if (typeof text === "string") return text;
+    return text[lang] || text.en || Object.values(text)[0] || "";
+  }
+
+  /* Seconds with milliseconds, "1.482 s", in the page's digits. */
+  function seconds(ms) {
+    return t("common.seconds", {s: digits((ms / 1000).toFixed(3))});
+  }
+
   return {t, setLang, get lang() { return lang; }, digits, h, badge, clear, storage, connect, request,
-    errorText, remainingMs, games, COLOURS};
+    errorText, remainingMs, tickCountdowns, localTime, clock, sound, localized, seconds, games, COLOURS};
 })();

@@ -119,7 +119,10 @@
     const fresh = h("button", {id: "new-room", onclick: () => {
       if (confirm(t("tv.new_room_confirm"))) { storage.remove("host.last"); location.href = "/tv"; }
     }}, t("tv.new_room"));
-    return [langSelect, lock, fresh];
+    const mute = h("button", {id: "mute", "aria-pressed": TR.sound.muted ? "true" : "false",
+      onclick: (e) => { TR.sound.muted = !TR.sound.muted; e.currentTarget.textContent = TR.sound.muted ? t("tv.sound_off") : t("tv.sound_on"); }},
+    TR.sound.muted ? t("tv.sound_off") : t("tv.sound_on"));
+    return [langSelect, mute, lock, fresh];
   }
 
   function joinPanel(compact) {
@@ -188,6 +191,15 @@
     return h("section", {class: "settings", "data-values": JSON.stringify(game.values)}, h("h2", null, t("tv.settings", {game: t(game.name_key)})), rows);
   }
 
+  /* A short "how to play" for the chosen game, from its catalog entry (lines separated by "|"). */
+  function howToPlay(game) {
+    const key = "game." + game.id + ".howto";
+    const text = t(key);
+    if (text === key) return null;
+    return h("section", {class: "howto", id: "howto"}, h("h2", null, t("tv.how_to_play")),
+      h("ol", null, text.split("|").map((line) => h("li", null, line.trim()))));
+  }
+
   function renderLobby() {
     useLayout("lobby", () => h("div", {class: "lobby"}, region("join", "join-region"),
       h("div", {class: "lobby-main"}, region("players"), region("games"), region("settings"), region("start", "start-row"))));
@@ -198,7 +210,7 @@
     update(regions.games, "games", [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
     update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang],
-      () => game ? settingsPanel(game) : null);
+      () => game ? [howToPlay(game), settingsPanel(game)] : null);
     update(regions.start, "start", [game && game.id, game && game.playable, isHost, lang], () => {
       let hint = null;
       if (!game) hint = t("tv.pick_game_hint");
@@ -258,12 +270,8 @@
     });
   }
 
-  setInterval(() => {
-    for (const el of document.querySelectorAll("[data-countdown]")) {
-      const left = TR.remainingMs(state && state.game, receivedAt, state && state.paused);
-      el.textContent = left === null ? "" : TR.digits(Math.ceil(left / 1000));
-    }
-  }, 200);
+  setInterval(() => TR.tickCountdowns(state, receivedAt), 100);
+  window.addEventListener("tr-refresh", () => { keys.delete("stage"); keys.delete("finished"); if (state) render(state); });
 
   boot();
 })();

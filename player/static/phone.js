@@ -82,9 +82,9 @@
         h("button", {type: "button", onclick: () => { renaming = false; redraw(); }}, t("phone.cancel"))));
   }
 
-  function act(action) {
+  function act(action, extra) {
     if (!ready) { say(t("common.reconnecting"), true); return Promise.resolve({ok: false}); }
-    const payload = {action};
+    const payload = Object.assign({action}, extra || {});
     if (state.game && state.game.step !== null) payload.step = state.game.step;
     return request(socket, "action", payload).then((answer) => {
       if (!answer.ok) say(errorText(answer.error), true); else say("");
@@ -165,13 +165,10 @@
   socket.on("state", (next) => { if (seated) render(next); });
   socket.on("kicked", kicked);
   socket.on("disconnect", () => { ready = false; });
+  socket.on("sync", (data, ack) => { if (typeof ack === "function") ack({}); });  /* the server times the round trip */
+  window.addEventListener("tr-refresh", () => { lastKey = null; redraw(); });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && socket && !socket.connected) socket.connect();
   });
-  setInterval(() => {
-    for (const el of document.querySelectorAll("[data-countdown]")) {
-      const left = TR.remainingMs(state && state.game, receivedAt, state && state.paused);
-      el.textContent = left === null ? "" : TR.digits(Math.ceil(left / 1000));
-    }
-  }, 200);
+  setInterval(() => TR.tickCountdowns(state, receivedAt), 100);
 })();
