@@ -136,3 +136,31 @@ def start_ticker(app: Flask) -> None:
             runtime.socketio.sleep(runtime.service.next_wakeup_ms() / 1000)
 
     runtime.socketio.start_background_task(loop)
+
+
+DEMO_RESULTS_SECONDS = 20
+
+
+def start_demo(app: Flask, game_id: str) -> str:
+    """A room where bots play ``game_id`` by themselves, again and again; returns its code."""
+    runtime = runtime_of(app)
+    service = runtime.service
+    code, _ = service.create_room()
+    room = service.room(code)
+    service.host_event(room, "select_game", {"game": game_id})
+    service.host_event(room, "settings", {"game": game_id, "settings": {"bots": True}})
+    service.host_event(room, "start", {})
+
+    def loop() -> None:
+        while True:
+            runtime.socketio.sleep(1)
+            try:
+                if room.phase == "finished":
+                    runtime.socketio.sleep(DEMO_RESULTS_SECONDS)
+                    service.host_event(room, "lobby", {})
+                    service.host_event(room, "start", {})
+            except Exception:  # noqa: BLE001 - a demo must never take the server down
+                log.exception("demo room %s", code)
+
+    runtime.socketio.start_background_task(loop)
+    return code

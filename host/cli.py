@@ -9,6 +9,7 @@ import socket
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import qrcode
@@ -90,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the address phones use, e.g. behind a reverse proxy (default: this machine's LAN address)")
     serve.add_argument("--async-mode", choices=ASYNC_MODES, default=os.environ.get("THRONEROOM_ASYNC_MODE", "eventlet"),
                        help="Flask-SocketIO async mode (default eventlet)")
+    serve.add_argument("--demo", choices=["campaign"], help="open a room where bots play the game on the TV by "
+                       "themselves, again and again (attract mode)")
+    serve.add_argument("--seed", type=int, metavar="N", help="make every random draw reproducible from N "
+                       "(room codes excepted): for tests and demos")
     serve.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help="do not print the QR code")
 
@@ -104,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--map", metavar="M", help="a built-in map id or a map file (default: the game's default)")
     simulate.add_argument("--level", choices=["easy", "normal", "hard"], default="normal", help="bot level")
     return parser
+
+
+def seed_sequence(first: int) -> Any:
+    """Seeds first, first + 1, ...: the same run of games for the same --seed."""
+    counter = iter(range(first, first + 10**12))
+    return lambda: next(counter)
 
 
 def count(text: str) -> int:
@@ -221,6 +232,7 @@ def serve(args: argparse.Namespace) -> int:
             "ASYNC_MODE": args.async_mode,
             "TIMER_SCALE": args.timer_scale,
             "INCLUDE_UNLISTED_GAMES": args.test_games,
+            "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
         })
     except Exception as error:  # noqa: BLE001 - a database that cannot be opened, most often: say it in one line
         print(f"throneroom: cannot start: {error}", file=sys.stderr)
@@ -234,6 +246,11 @@ def serve(args: argparse.Namespace) -> int:
         qr = qrcode.QRCode(border=1)
         qr.add_data(public + "/")
         qr.print_ascii(tty=False, invert=True)
+    if args.demo:
+        from host.app import start_demo
+
+        code = start_demo(app, args.demo)
+        print(f"  Demo ({args.demo}, bots only):  {public}/tv/{code}")
     sys.stdout.flush()
     start_ticker(app)
     try:

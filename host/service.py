@@ -39,6 +39,7 @@ RTT_SAMPLES = 8
 RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
 HOST_EVENTS = ("lock", "language", "select_game", "settings", "start", "pause", "resume", "end", "lobby", "kick")
 RESTORE_WINDOW_MS = 48 * 3600 * 1000
+AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
 
 
 class Clock:
@@ -96,6 +97,7 @@ class RoomService:
         self.connections: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
         self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)
         self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
+        self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
         self.notify: Callable[[str], None] = lambda code: None
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None
@@ -299,6 +301,8 @@ class RoomService:
             self.disconnect(sid)
         self.connections.setdefault(room.code, {})[sid] = seat_id
         self.sids[sid] = (room.code, seat_id)
+        if seat_id is not None:
+            self.away_since.pop((room.code, seat_id), None)
         room.version += 1
         self.notify(room.code)
 
@@ -308,8 +312,10 @@ class RoomService:
         self.rtts.pop(sid, None)
         if found is None:
             return None
-        code = found[0]
+        code, seat_id = found
         self.connections.get(code, {}).pop(sid, None)
+        if seat_id is not None and seat_id not in self.connected_seats(code):
+            self.away_since[(code, seat_id)] = self.clock.monotonic_ms()
         room = self.rooms.get(code)
         if room is not None:
             room.version += 1
@@ -377,7 +383,7 @@ class RoomService:
             return
         now = self.game_now(room)
         for slot in session.slots:
-            if not slot.is_bot:
+            if not slot.is_bot and not self.is_away(room, slot.seat_id):
                 continue
             key = (room.code, slot.index)
             if not session.game.can_act(session.state, slot.index):
@@ -397,6 +403,15 @@ class RoomService:
                 self.submit(room, "action", {"slot": slot.index, "action": plan.action,
                                              "step": None, "by": "bot"})
                 return
+
+    def is_away(self, room: Room, seat_id: int | None) -> bool:
+        """Whether a seat's phone has been gone longer than the grace, so a bot plays for it meanwhile (CAMP-D13);
+        it takes the seat back the moment a phone of the seat reconnects."""
+        if seat_id is None:
+            return False
+        since = self.away_since.get((room.code, seat_id))
+        grace = max(3000, int(AWAY_GRACE_MS * self.timer_scale))
+        return since is not None and self.clock.monotonic_ms() - since >= grace
 
     def next_wakeup_ms(self) -> int:
         """How long the ticker may sleep: short while any game runs, longer otherwise."""

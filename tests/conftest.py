@@ -91,10 +91,11 @@ def free_port() -> int:
 class LiveServer:
     """``throneroom serve`` in its own process on loopback, which a test may kill and start again."""
 
-    def __init__(self, db: Path, timer_scale: float = 1.0):
+    def __init__(self, db: Path, timer_scale: float = 1.0, extra: list[str] | None = None):
         self.db = db
         self.port = free_port()
         self.timer_scale = timer_scale
+        self.extra = extra or []
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[str] | None = None
         self.log = db.with_suffix(".log")
@@ -102,7 +103,7 @@ class LiveServer:
     def start(self) -> None:
         args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale),
-                "--test-games", "--quiet"]
+                "--test-games", "--quiet", *self.extra]
         out = open(self.log, "a")  # noqa: SIM115 - the server process writes to it for its whole life
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})

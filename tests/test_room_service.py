@@ -257,3 +257,28 @@ def test_every_event_is_in_the_database_before_anyone_hears_of_it():
     service.host_event(room, "start", {})
     assert heard and all(applied == logged for applied, logged in heard)
     assert [e.kind for e in store.events(code)] == ["join", "join", "select_game", "start"]
+
+
+def test_a_player_who_left_is_played_by_a_bot_until_the_phone_is_back():
+    # CAMP-D13
+    clock = FakeClock()
+    service = make_service(clock=clock)
+    room, seats = started(service, players=2, bots=False, turn_seconds=60)
+    service.connect(room, "sid-a", seats[0])
+    service.connect(room, "sid-b", seats[1])
+    state = room.session.state
+    mover = room.session.slots[state.current].seat_id
+    sid = "sid-a" if mover == seats[0] else "sid-b"
+    service.disconnect(sid)
+    clock.advance(5_000)
+    service.tick()
+    assert room.session.actions == 0  # still within the grace
+    clock.advance(11_000)
+    for _ in range(30):
+        clock.advance(100)
+        service.tick()
+    assert room.session.actions >= 1  # a bot moved for the absent player
+    by = [e.data.get("by") for e in service.store.events(room.code) if e.kind == "action"]
+    assert by[0] == "bot"
+    service.connect(room, sid, mover)
+    assert not service.is_away(room, mover)

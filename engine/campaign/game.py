@@ -149,6 +149,7 @@ class CampaignState:
     choice: tuple[ChoiceQuestion, ...]
     bonus_needs_correct: bool
     bot_level: str
+    speed_tiebreaks: bool
     owner: tuple[int | None, ...]
     value: tuple[int, ...]
     castle_of: tuple[int, ...]
@@ -225,8 +226,8 @@ class CampaignGame(Game):
             SettingSpec("target_seconds", "int", 10, "setting.target_seconds", 3, 120),
             SettingSpec("reveal_seconds", "int", 4, "setting.reveal_seconds", 1, 30),
             SettingSpec("bonus_needs_correct", "bool", False, "setting.bonus_needs_correct"),
+            SettingSpec("speed_tiebreaks", "bool", True, "setting.speed_tiebreaks"),
         ),
-        ready=False,  # the TV map and the phone controller come with issue [3]
     )
 
     # ----- setup -----
@@ -260,7 +261,7 @@ class CampaignGame(Game):
         state = CampaignState(
             map_id=game_map.id, names=tuple(s.name for s in slots), bots=tuple(s.is_bot for s in slots),
             timers=timers, numeric=numeric, choice=choice, bonus_needs_correct=settings["bonus_needs_correct"],
-            bot_level=settings["bot_level"], owner=tuple(owner), value=tuple(value), castle_of=tuple(castles),
+            bot_level=settings["bot_level"], speed_tiebreaks=settings["speed_tiebreaks"], owner=tuple(owner), value=tuple(value), castle_of=tuple(castles),
             towers=(TOWERS,) * PLAYERS, demolished=frozenset(), score=(0,) * PLAYERS, eliminated=(),
             stage="expansion", round=1, orders=(), turn=0, phase="preview", deadline_ms=None,
             rng_state=rng.state)
@@ -440,7 +441,8 @@ class CampaignGame(Game):
             keyed = []
             for seat in asking.seats:
                 answer = asking.answer_of(seat)
-                key = (0, abs(answer.value - correct), answer.ms) if answer else (1, 0, 0)
+                speed = answer.ms if answer and state.speed_tiebreaks else 0  # off: equal distances are drawn
+                key = (0, abs(answer.value - correct), speed) if answer else (1, 0, 0)
                 keyed.append((key, rng.next_u64(), seat))  # the draw only decides exact ties
             keyed.sort()
             ranking = tuple(seat for _, _, seat in keyed)

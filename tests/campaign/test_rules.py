@@ -430,3 +430,15 @@ def test_answers_are_checked():
     with pytest.raises(IllegalAction):
         answer(state, 0, 11, 200)  # once only
     assert isinstance(state.asking, Asking)
+
+
+def test_speed_tiebreaks_can_be_switched_off_for_accessibility():
+    # CAMP-D5
+    orders = set()
+    for seed in range(16):
+        state = unlock(start(seed=seed, speed_tiebreaks=False))
+        truth = correct_number(state)
+        state = answer(answer(answer(state, 0, truth + 5, 200), 1, truth - 5, 4000), 2, truth + 100, 10)
+        assert state.asking.drawn and state.asking.ranking[2] == 2
+        orders.add(state.asking.ranking[:2])
+    assert orders == {(0, 1), (1, 0)}  # the faster answer no longer wins: the seeded RNG decides
