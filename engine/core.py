@@ -111,6 +111,7 @@ class SettingSpec:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    group: str = ""  # "timers": shown folded away in the lobby
 
     def parse(self, value: Any) -> Any:
         """The validated value, or InvalidSettings naming this setting."""
@@ -142,6 +143,7 @@ class SettingSpec:
             "min": self.minimum,
             "max": self.maximum,
             "choices": list(self.choices),
+            "group": self.group,
         }
 
 

@@ -77,6 +77,7 @@ def test_a_whole_campaign_through_the_real_screens(browser: Any, fast_server: Li
         phones[name] = phone
     tv.click("[data-game=campaign]")
     settings = tv.locator(".settings")
+    tv.click("#timers summary")
     for key, value in TIMERS.items():
         tv.fill(f"#set-{key}", str(value))
         tv.locator(f"#set-{key}").dispatch_event("change")

@@ -12,6 +12,7 @@
   let state = null;
   let receivedAt = 0;
   let isHost = false;
+  let timersOpen = false;
 
   function say(text, isError) {
     status.textContent = text || "";
@@ -186,9 +187,16 @@
           onchange: (e) => control("settings", {game: game.id, settings: {[s.key]: e.target.value}})},
           s.choices.map((c) => h("option", {value: c, selected: c === value}, t("choice." + c))));
       }
-      return h("label", {class: "setting", for: "set-" + s.key}, h("span", null, t(s.label_key)), input);
+      return h("label", {class: "setting" + (s.group ? " in-group" : ""), for: "set-" + s.key, "data-group": s.group},
+        h("span", null, t(s.label_key)), input);
     });
-    return h("section", {class: "settings", "data-values": JSON.stringify(game.values)}, h("h2", null, t("tv.settings", {game: t(game.name_key)})), rows);
+    const main = rows.filter((r) => !r.dataset.group);
+    const timers = rows.filter((r) => r.dataset.group === "timers");
+    if (timers.length) {
+      main.push(h("details", {class: "setting-group", id: "timers", open: timersOpen,
+        ontoggle: (e) => { timersOpen = e.currentTarget.open; }}, h("summary", null, t("tv.timers")), timers));
+    }
+    return h("section", {class: "settings", "data-values": JSON.stringify(game.values)}, h("h2", null, t("tv.settings", {game: t(game.name_key)})), main);
   }
 
   /* A short "how to play" for the chosen game, from its catalog entry (lines separated by "|"). */
