@@ -345,8 +345,18 @@ TR.games.campaign = (() => {
       if (entry.text) send({answer: entry.text}, entry.text.replace(/[۰-۹]/g, (c) => String(PERSIAN.indexOf(c))));
     }}, t("camp.send")));
     wrap.append(display, h("div", {class: "keypad", dir: "ltr"}, keys));
+    keyboard = (e) => {  /* a hardware keyboard: Western, Persian or Arabic-Indic digits, Backspace, Enter */
+      const western = "0123456789".indexOf(e.key) >= 0 ? Number(e.key) : PERSIAN.indexOf(e.key) >= 0 ? PERSIAN.indexOf(e.key)
+        : "٠١٢٣٤٥٦٧٨٩".indexOf(e.key);
+      const target = e.key === "Backspace" ? "back" : e.key === "Enter" ? "ok" : western >= 0 ? String(western) : null;
+      const button = target === null ? null : wrap.querySelector(`[data-key='${target}']:not([disabled])`);
+      if (button && document.body.contains(wrap)) { e.preventDefault(); button.click(); }
+    };
     return wrap;
   }
+
+  let keyboard = null;
+  document.addEventListener("keydown", (e) => { if (keyboard) keyboard(e); });
 
   function chooser(game, view, kind, act) {
     const step = view.step;
