@@ -1,7 +1,7 @@
 """Regenerate the README's screenshots: ``python docs/screenshots.py`` (needs the test extras and Chromium).
 
-Starts a real server on loopback with a throwaway database, seats a few players, and saves
-docs/images/tv.png and docs/images/phone.png, reduced to a small palette.
+Starts a real server on loopback with a throwaway database, plays a Short Campaign (one phone, two bots) and
+saves docs/images/tv.png (the battle map) and docs/images/phone.png (the keypad), reduced to a small palette.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def save(png: Path, target: Path, width: int) -> None:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        server = LiveServer(Path(tmp) / "shots.db")
+        server = LiveServer(Path(tmp) / "shots.db", timer_scale=0.4, extra=["--seed", "7"])
         server.start()
         try:
             with sync_playwright() as playwright:
@@ -41,21 +41,27 @@ def main() -> None:
                 tv.goto(server.url + "/tv")
                 tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
                 code = tv.locator("#room-code").inner_text()
-                phones = []
-                for name in ("Ana", "Bogdan", "Shirin", "Dara", "Elena"):
-                    phone = browser.new_context(**PHONE).new_page()
-                    phone.goto(f"{server.url}/join/{code}")
-                    phone.fill("#name", name)
-                    phone.click("#join-player")
-                    phone.wait_for_selector("#waiting")
-                    phones.append(phone)
+                phone = browser.new_context(**PHONE).new_page()
+                phone.goto(f"{server.url}/join/{code}")
+                phone.fill("#name", "Ana")
+                phone.click("#join-player")
+                phone.wait_for_selector("#waiting")
                 tv.click("[data-game=campaign]")
-                tv.wait_for_timeout(500)
+                tv.click("#start")
+                phone.wait_for_selector("[data-key='ok']:not([disabled])", timeout=60_000)
+                for digit in "2025":
+                    phone.click(f"[data-key='{digit}']")
+                phone.screenshot(path=f"{tmp}/phone.png")
+                phone.click("[data-key='ok']")
+                for _ in range(600):  # the battle: the map coloured by owners, a player choosing a target
+                    if tv.locator(".banner").count() and "BATTLE" in tv.locator(".stage-line").inner_text().upper():
+                        break
+                    if phone.locator(".territory-button").count():
+                        phone.click(".territory-button")
+                        phone.click("#confirm")
+                    tv.wait_for_timeout(200)
+                tv.wait_for_timeout(600)
                 tv.screenshot(path=f"{tmp}/tv.png")
-                fresh = browser.new_context(**PHONE).new_page()
-                fresh.goto(f"{server.url}/join/{code}")
-                fresh.fill("#name", "Farhad")
-                fresh.screenshot(path=f"{tmp}/phone.png")
                 browser.close()
         finally:
             server.stop()
