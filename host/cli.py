@@ -44,26 +44,25 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port must be a whole number, not {text!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be between 1 and 65535, not {value}")
-    return value
+def bounded(cast: type, low: float, high: float, what: str) -> Any:
+    """An argparse type: a number of the given kind between low and high, with an error naming the option."""
+    kind = "a whole number" if cast is int else "a number"
+
+    def parse(text: str) -> Any:
+        try:
+            value = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be {kind}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
+        return value
+
+    return parse
 
 
-def timer_scale(text: str) -> float:
-    """An argparse type: a positive timer factor."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"timer scale must be a number, not {text!r}") from None
-    if not 0.01 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"timer scale must be between 0.01 and 10, not {value}")
-    return value
+port_number = bounded(int, 1, 65535, "port")
+timer_scale = bounded(float, 0.01, 10, "timer scale")
+count = bounded(int, 1, 100_000, "the number of games")
 
 
 def public_url(text: str) -> str:
@@ -115,17 +114,6 @@ def seed_sequence(first: int) -> Any:
     """Seeds first, first + 1, ...: the same run of games for the same --seed."""
     counter = iter(range(first, first + 10**12))
     return lambda: next(counter)
-
-
-def count(text: str) -> int:
-    """An argparse type: a number of games from 1 to 100000."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if not 1 <= value <= 100_000:
-        raise argparse.ArgumentTypeError(f"must be between 1 and 100000, not {value}")
-    return value
 
 
 def map_validate(args: argparse.Namespace) -> int:

@@ -88,3 +88,25 @@ def test_serve_reports_a_busy_port(tmp_path: Path):
                                 cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+def test_simulate_campaign_prints_a_line_per_game_and_a_summary():
+    # CAMP-R2 CAMP-D12
+    import json
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "host.cli", "simulate", "campaign", *extra], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    first = run("--games", "3", "--seed", "5", "--map", "archipelago")
+    assert first.returncode == 0, first.stderr
+    lines = [json.loads(line) for line in first.stdout.splitlines()]
+    assert len(lines) == 4 and lines[-1]["summary"] and lines[-1]["games"] == 3
+    for line in lines[:3]:
+        assert line["map"] == "archipelago" and line["winner"] == line["ranking"][0]
+        assert {"scores", "expansion_rounds", "battle_rounds", "eliminations", "actions"} <= set(line)
+    assert run("--games", "3", "--seed", "5", "--map", "archipelago").stdout == first.stdout  # seeded
+    bad = run("--map", "atlantis")
+    assert bad.returncode == 2 and "neither a built-in map" in bad.stderr
+    zero = run("--games", "0")
+    assert zero.returncode == 2 and "between 1 and 100000" in zero.stderr
