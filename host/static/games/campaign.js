@@ -41,30 +41,47 @@ TR.games.campaign = (() => {
     return group;
   }
 
+  /* The map is drawn once per page and map, then updated in place, so owners' colours fade in (CSS transitions
+   * need the same element) instead of flashing. ``options.persist`` names the kept drawing. */
+  const kept = {};
+
   function drawMap(drawing, view, game, options) {
     const o = options || {};
-    const [x0, y0, w, hgt] = drawing.view_box;
-    const svg = h("svg", {viewBox: `${x0} ${y0} ${w} ${hgt}`, class: "camp-map", role: "img",
-      "aria-label": localized(drawing.name), preserveAspectRatio: "xMidYMid meet"});
-    for (const item of drawing.background || []) svg.append(h("path", {d: item.path, class: "bg bg-" + item.kind}));
+    const key = o.persist ? o.persist + ":" + drawing.id : null;
+    let entry = key ? kept[key] : null;
+    if (!entry) {
+      const [x0, y0, w, hgt] = drawing.view_box;
+      const svg = h("svg", {viewBox: `${x0} ${y0} ${w} ${hgt}`, class: "camp-map", role: "img",
+        "aria-label": localized(drawing.name), preserveAspectRatio: "xMidYMid meet"});
+      for (const item of drawing.background || []) svg.append(h("path", {d: item.path, class: "bg bg-" + item.kind}));
+      const layer = h("g", {class: "territories"});
+      const labels = h("g", {class: "labels"});
+      const paths = {};
+      for (const territory of drawing.territories) {
+        paths[territory.id] = h("path", {d: territory.path, class: "territory free", fill: "#34405e",
+          "data-territory": territory.id}, h("title", null, localized(territory.name)));
+        if (o.onpick) paths[territory.id].addEventListener("click", () => entry.onpick && entry.onpick(territory.id));
+        layer.append(paths[territory.id]);
+      }
+      svg.append(layer, labels);
+      entry = {svg, paths, labels, onpick: null};
+      if (key) kept[key] = entry;
+    }
+    entry.onpick = o.onpick || null;
     const state = {};
     view.territories.forEach((t) => { state[t.id] = t; });
     const choosable = new Set(o.choosable || []);
     const target = view.attack && view.attack.target;
-    const layer = h("g", {class: "territories"});
-    const labels = h("g", {class: "labels"});
+    const labels = [];
     for (const territory of drawing.territories) {
       const s = state[territory.id];
-      const fill = s.owner === null ? "#34405e" : colourOf(game, s.owner);
-      const cls = ["territory", s.owner === null ? "free" : "owned", choosable.has(territory.id) ? "choosable" : "",
-        territory.id === target ? "target" : "", o.selected === territory.id ? "selected" : ""].join(" ");
-      const path = h("path", {d: territory.path, class: cls, fill, "data-territory": territory.id},
-        h("title", null, localized(territory.name)));
-      if (o.onpick && choosable.has(territory.id)) path.addEventListener("click", () => o.onpick(territory.id));
-      layer.append(path);
+      const path = entry.paths[territory.id];
+      path.setAttribute("fill", s.owner === null ? "#34405e" : colourOf(game, s.owner));
+      path.setAttribute("class", ["territory", s.owner === null ? "free" : "owned",
+        choosable.has(territory.id) ? "choosable" : "", territory.id === target ? "target" : "",
+        o.selected === territory.id ? "selected" : ""].join(" "));
       const [lx, ly] = territory.label;
-      const dark = s.owner !== null && [3, 7].includes(slotOf(game, s.owner).colour % 8);
-      const label = h("g", {class: "label" + (dark ? " on-light" : ""), "pointer-events": "none"});
+      const label = h("g", {class: "label", "pointer-events": "none"});
       if (o.names !== false) label.append(h("text", {x: lx, y: ly - 8, class: "t-name"}, localized(territory.name)));
       if (s.owner !== null) {
         label.append(h("text", {x: lx, y: ly + 26, class: "t-value"}, digits(s.value)));
@@ -75,10 +92,10 @@ TR.games.campaign = (() => {
         else if (s.demolished) label.append(h("text", {x: lx, y: ly - 38, class: "t-ruin"}, "⌂"));
         label.append(mark);
       }
-      labels.append(label);
+      labels.push(label);
     }
-    svg.append(layer, labels);
-    return svg;
+    clear(entry.labels, labels);
+    return entry.svg;
   }
 
   function mapOrWait(view, game, options) {
@@ -248,11 +265,11 @@ TR.games.campaign = (() => {
     const view = game.view;
     cues(view);
     if (view.stage === "over" || game.aborted) {
-      el.append(h("div", {class: "camp-tv over"}, h("div", {class: "camp-map-wrap small"}, mapOrWait(view, game, {})),
+      el.append(h("div", {class: "camp-tv over"}, h("div", {class: "camp-map-wrap small"}, mapOrWait(view, game, {persist: "tv"})),
         finalScreen(game, view)));
       return;
     }
-    const options = {choosable: view.options};
+    const options = {choosable: view.options, persist: "tv"};
     const top = view.question ? questionCard(game, view, false) : banner(game, view);
     el.append(h("div", {class: "camp-tv"},
       h("div", {class: "camp-main"},
