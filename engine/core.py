@@ -251,9 +251,14 @@ class Game(ABC):
 
     info: GameInfo
 
-    def prepare(self, settings: Mapping[str, Any], seed: int) -> Any:
-        """JSON-ready content the game needs from outside (e.g. its questions), fixed when the game starts."""
+    def prepare(self, settings: Mapping[str, Any], seed: int, supply: Any = None) -> Any:
+        """JSON-ready content the game needs from outside, fixed when the game starts. ``supply`` is what the room
+        offers: for quiz games ``{"questions": [entries with .id, .question], "seen": set of ids}``."""
         return None
+
+    def needs(self) -> dict[str, int]:
+        """How many questions of each type one game may ask (empty: the game asks none)."""
+        return {}
 
     @abstractmethod
     def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> Any:

@@ -71,6 +71,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         engineio_log.addFilter(MalformedMessageFilter())
     app = Flask(__name__, template_folder=templates_dir(), static_folder="static")
     app.config.update(settings)
+    app.config["MAX_CONTENT_LENGTH"] = 6 * 1024 * 1024  # pack uploads: 5 MB of file and the form around it
     app.config["JSON_AS_ASCII"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 

@@ -97,6 +97,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help="do not print the QR code")
 
+    packs = sub.add_parser("pack", help="question packs").add_subparsers(dest="pack_command", required=True)
+    for command, text in (("import", "check a pack file and store it"), ("validate", "check a pack file only"),
+                          ("list", "list the stored packs"), ("export", "write a stored pack to a file"),
+                          ("delete", "remove a stored pack")):
+        one = packs.add_parser(command, help=text)
+        if command in ("export", "delete"):
+            one.add_argument("id", type=bounded(int, 1, 10**9, "the pack id"), help="the pack's id (see pack list)")
+        if command in ("import", "validate", "export"):
+            one.add_argument("file", help="the pack file" + (" to write (Throneroom JSON)" if command == "export"
+                                                              else " (JSON, CSV, Open Trivia DB, GIFT or Aiken)"))
+        if command in ("import", "validate"):
+            one.add_argument("--name", help="the pack's name (default: from the file)")
+            one.add_argument("--language", choices=["en", "fa", "ro"], help="the pack's language")
+        if command != "validate":
+            one.add_argument("--db", metavar="PATH", help="SQLite file (default: as for serve)")
+            one.add_argument("--database-url", metavar="URL", help="any SQLAlchemy database URL instead of --db")
+
     maps = sub.add_parser("map", help="Short Campaign maps").add_subparsers(dest="map_command", required=True)
     validate = maps.add_parser("validate", help="check a map file and list every problem")
     validate.add_argument("file", help="a map file (JSON, format throneroom-map/1; see docs/maps.md)")
@@ -114,6 +131,65 @@ def seed_sequence(first: int) -> Any:
     """Seeds first, first + 1, ...: the same run of games for the same --seed."""
     counter = iter(range(first, first + 10**12))
     return lambda: next(counter)
+
+
+def pack_command(args: argparse.Namespace) -> int:
+    """pack import / validate / list / export / delete."""
+    import json
+
+    from questions.formats import read_pack
+    from questions.model import PackError
+
+    if args.pack_command in ("import", "validate"):
+        try:
+            data = Path(args.file).read_bytes()
+        except OSError as error:
+            print(f"throneroom: {args.file}: cannot read ({error.strerror})", file=sys.stderr)
+            return 1
+        try:
+            pack = read_pack(data, Path(args.file).name, args.name, args.language)
+        except PackError as error:
+            errors = [p for p in error.problems if not p.warning]
+            print(f"{args.file}: rejected, nothing imported ({len(errors)} problem{'s' * (len(errors) != 1)}):",
+                  file=sys.stderr)
+            for problem in error.problems:
+                print(f"  - {problem}", file=sys.stderr)
+            return 1
+        for warning in pack.warnings:
+            print(f"  - {warning}")
+        numeric = sum(q.type == "numeric" for q in pack.questions)
+        summary = (f"{pack.name!r} ({pack.language}): {numeric} numeric and {len(pack.questions) - numeric} "
+                   f"multiple-choice questions")
+        if args.pack_command == "validate":
+            print(f"{args.file}: valid: {summary}")
+            return 0
+    from host.store import Store
+    from questions.store import delete_pack, list_packs, load_pack, save_pack
+
+    store = Store(database_url(args)[0])
+    if args.pack_command == "import":
+        pack_id = save_pack(store.engine, pack)
+        print(f"imported pack {pack_id}: {summary}")
+    elif args.pack_command == "list":
+        rows = list_packs(store.engine)
+        for row in rows:
+            print(f"{row['id']:>4}  {row['language']}  {row['numeric']:>5} numeric  {row['choice']:>5} choice  "
+                  f"{row['name']}")
+        if not rows:
+            print("no packs yet: throneroom pack import FILE")
+    elif args.pack_command == "export":
+        stored = load_pack(store.engine, args.id)
+        if stored is None:
+            print(f"throneroom: there is no pack {args.id}", file=sys.stderr)
+            return 1
+        Path(args.file).write_text(json.dumps(stored.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote pack {args.id} to {args.file}")
+    elif args.pack_command == "delete":
+        if not delete_pack(store.engine, args.id):
+            print(f"throneroom: there is no pack {args.id}", file=sys.stderr)
+            return 1
+        print(f"deleted pack {args.id}")
+    return 0
 
 
 def map_validate(args: argparse.Namespace) -> int:
@@ -259,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     if args.command == "map":
         return map_validate(args)
+    if args.command == "pack":
+        return pack_command(args)
     if args.command == "simulate":
         return simulate(args)
     return 2

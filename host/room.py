@@ -163,6 +163,8 @@ class Room:
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     session: GameSession | None = None
     games_started: int = 0
+    packs: list[str] | None = None  # question packs chosen in the lobby; None: the built-in ones of the language
+    seen_questions: set[str] = field(default_factory=set)
     paused: bool = False
     game_ms: int = 0  # the game clock at the last event
     seq: int = 0  # events applied
@@ -330,6 +332,18 @@ class Room:
         if self.phase == "playing":
             raise RoomError("not_now", "a game is running: end it first")
 
+    def _plan_packs(self, data: dict[str, Any]) -> Effect:
+        self._require_lobby()
+        packs = data.get("packs")
+        if (not isinstance(packs, list) or len(packs) > 50
+                or not all(isinstance(p, str) and 0 < len(p) <= 60 for p in packs) or len(set(packs)) != len(packs)):
+            raise RoomError("invalid", "packs must be a list of up to 50 different pack ids", "packs")
+
+        def effect() -> None:
+            self.packs = list(packs)
+
+        return effect
+
     def _plan_select_game(self, data: dict[str, Any]) -> Effect:
         self._require_lobby()
         game_id = data.get("game")
@@ -387,10 +401,14 @@ class Room:
         with game_errors():
             state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
 
+        content = data.get("content") if isinstance(data.get("content"), dict) else {}
+
         def effect() -> None:
             self.session = GameSession(game_id, game, state, slots, settings, seed)
             self.games_started += 1
             self.paused = False
+            for kind in ("numeric", "choice"):  # a room prefers questions it has not seen (CAMP-D15)
+                self.seen_questions.update(str(q.get("id")) for q in content.get(kind) or [] if isinstance(q, dict))
 
         return effect
 
@@ -494,6 +512,7 @@ class Room:
                 "teams": info.teams,
                 "playable": playable,
                 "settings": [s.describe() for s in info.settings],
+                "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
                 "values": self.game_settings(info.id),
             })
         seats = [{**s.public(), "connected": s.id in connected} for s in self.active_seats()]

@@ -29,6 +29,7 @@ from host.room import (
     normalise_code,
 )
 from host.store import Store
+from questions.library import Library
 
 log = logging.getLogger("throneroom.rooms")
 
@@ -37,7 +38,8 @@ MIN_REACTION_MS = 100  # nobody reads, decides and taps faster; a smaller claim 
 TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estimate wobble by this much
 RTT_SAMPLES = 8
 RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
-HOST_EVENTS = ("lock", "language", "select_game", "settings", "start", "pause", "resume", "end", "lobby", "kick")
+HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "end", "lobby",
+               "kick")
 RESTORE_WINDOW_MS = 48 * 3600 * 1000
 AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
 
@@ -99,6 +101,7 @@ class RoomService:
         self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
         self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
+        self.library = Library(store.engine)
         self.notify: Callable[[str], None] = lambda code: None
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None
         self._registry_lock = threading.Lock()
@@ -214,6 +217,10 @@ class RoomService:
         if kind == "start":
             seed = self.seed_source()
             data = {"seed": seed, "content": self._content(room, seed)}
+        if kind == "packs" and isinstance(data.get("packs"), list):
+            unknown = [p for p in data["packs"] if not isinstance(p, str) or not self.library.has(p)]
+            if unknown:
+                raise RoomError("unknown_pack", f"no such pack: {unknown[0]!r}", "packs")
         self.submit(room, kind, data)
         if kind == "kick":
             self.on_kick(room.code, data["seat"])
@@ -223,8 +230,25 @@ class RoomService:
         game = registry.get(room.selected_game) if room.selected_game else None
         if game is None:
             return None
+        supply = None
+        if game.needs():
+            questions = self.library.entries(self.chosen_packs(room))
+            if questions:
+                supply = {"questions": questions, "seen": room.seen_questions}
         with game_errors():
-            return game.prepare(room.game_settings(game.info.id), seed)
+            return game.prepare(room.game_settings(game.info.id), seed, supply)
+
+    def chosen_packs(self, room: Room) -> list[str]:
+        """The room's question packs: as chosen in the lobby, else the built-in ones in the room's language."""
+        return room.packs if room.packs is not None else self.library.default_packs(room.language)
+
+    def pack_supply(self, room: Room) -> dict[str, Any]:
+        """What the lobby shows of questions: every pack, the chosen ones, and how many questions they offer."""
+        packs = self.library.packs()
+        chosen = self.chosen_packs(room)
+        return {"packs": packs, "selected": chosen,
+                "numeric": sum(p["numeric"] for p in packs if p["id"] in chosen),
+                "choice": sum(p["choice"] for p in packs if p["id"] in chosen)}
 
     def skip(self, room: Room) -> None:
         """End the current timer now, as if it had run out (not while paused: a pause stops everything)."""
@@ -326,6 +350,13 @@ class RoomService:
         """The room code and seat (None: a TV) a socket follows."""
         return self.sids.get(sid)
 
+    def notify_lobbies(self) -> None:
+        """Tell every room in its lobby that the list of packs changed."""
+        for room in list(self.rooms.values()):
+            if room.phase == "lobby" and self.connections.get(room.code):
+                room.version += 1
+                self.notify(room.code)
+
     def connected_seats(self, code: str) -> set[int]:
         """The seats with at least one connected phone."""
         return {s for s in self.connections.get(code, {}).values() if s is not None}
@@ -339,6 +370,8 @@ class RoomService:
             result["game"] = room.game_view(seat_id, self.game_now(room))
             result["host"] = as_host
             result["epoch"] = self.epoch
+            if room.phase == "lobby":
+                result["questions"] = self.pack_supply(room)
             if seat_id is not None:
                 seat = room.seats.get(seat_id)
                 result["me"] = None if seat is None else {**seat.public(), "language": seat.language,

@@ -17,10 +17,10 @@ from host.room import RoomError
 
 log = logging.getLogger("throneroom.sockets")
 
-CONTROLS = ("lock", "language", "select_game", "settings", "start", "pause", "resume", "skip", "end",
+CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "skip", "end",
             "lobby", "kick")
 CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
-                  "settings": ("game", "settings"), "kick": ("seat",)}  # only these reach the log
+                  "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",)}  # only these are logged
 
 
 def runtime() -> Any:

@@ -15,6 +15,8 @@ from sqlalchemy import UniqueConstraint
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
+import questions.store  # noqa: F401  (the pack tables live in the same database)
+
 
 class RoomRecord(SQLModel, table=True):
     """A room as created: its code, the hash of the host token and the room's seed."""

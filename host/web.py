@@ -97,6 +97,81 @@ def campaign_map(map_id: str) -> Any:
     return response
 
 
+def host_room() -> Any:
+    """The room whose host token the request carries (headers X-Room-Code and X-Host-Token), or abort 403."""
+    service = current_app.extensions["throneroom"].service
+    try:
+        room = service.room(request.headers.get("X-Room-Code", ""))
+    except RoomError:
+        abort(403)
+    if not service.is_host(room, request.headers.get("X-Host-Token")):
+        abort(403)
+    return room
+
+
+@bp.post("/api/packs")
+def upload_pack() -> Any:
+    """A host uploads a pack file: all of it is imported, or nothing and the report of every problem."""
+    from questions.formats import read_pack
+    from questions.model import PackError
+    from questions.store import save_pack
+
+    room = host_room()
+    service = current_app.extensions["throneroom"].service
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "message": "choose a file",
+                                                   "warning": False}]}), 400
+    language = request.form.get("language") or None
+    if language is not None and language not in ("en", "fa", "ro"):
+        language = None
+    try:
+        pack = read_pack(upload.read(), upload.filename, request.form.get("name") or None, language)
+    except PackError as error:
+        return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), 422
+    pack_id = f"db:{save_pack(service.store.engine, pack)}"
+    service.notify_lobbies()
+    numeric = sum(q.type == "numeric" for q in pack.questions)
+    return jsonify({"ok": True, "room": room.code, "pack": {"id": pack_id, "name": pack.name, "language": pack.language,
+                                                            "numeric": numeric, "choice": len(pack.questions) - numeric},
+                    "warnings": [w.to_json() for w in pack.warnings]}), 201
+
+
+@bp.get("/api/packs/<pack_id>")
+def preview_pack(pack_id: str) -> Any:
+    """The first questions of a pack, for the host to look at (prompts and options, never the answers: the TV
+    is in front of everyone)."""
+    host_room()
+    pack = current_app.extensions["throneroom"].service.library.pack(pack_id)
+    if pack is None:
+        abort(404)
+    return jsonify({"ok": True, "name": pack.name, "language": pack.language, "count": len(pack.questions),
+                    "questions": [{"type": q.type, "prompt": q.prompt, "options": list(q.options),
+                                   "category": q.category} for q in pack.questions[:20]]})
+
+
+@bp.delete("/api/packs/<pack_id>")
+def remove_pack(pack_id: str) -> Any:
+    """Delete an uploaded pack (the built-in ones stay)."""
+    from questions.store import delete_pack
+
+    host_room()
+    service = current_app.extensions["throneroom"].service
+    if not (pack_id.startswith("db:") and pack_id[3:].isdigit()):
+        return jsonify({"ok": False, "error": {"code": "builtin_pack", "message": "built-in packs cannot be deleted"}}), 400
+    if not delete_pack(service.store.engine, int(pack_id[3:])):
+        abort(404)
+    service.notify_lobbies()
+    return jsonify({"ok": True})
+
+
+@bp.app_errorhandler(413)
+def too_large(_: Any) -> Any:
+    """An upload over the limit."""
+    return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "warning": False,
+                                               "message": "the file is larger than 5 MB"}]}), 413
+
+
 @bp.after_app_request
 def security_headers(response: Response) -> Response:
     """Everything the pages use is served from here: forbid the rest."""

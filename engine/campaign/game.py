@@ -30,6 +30,7 @@ from engine.core import (
     GameInfo,
     IllegalAction,
     InvalidAction,
+    InvalidSettings,
     Outcome,
     Rng,
     SettingSpec,
@@ -194,6 +195,32 @@ class CampaignState:
         return owner is not None and self.castle_of[owner] == territory and territory not in self.demolished
 
 
+def mixed(entries: list[Any], seen: set[str], rng: Rng) -> list[Any]:
+    """Unseen questions first, then seen ones; within each, categories take turns in a shuffled order."""
+    result = []
+    for group in ([e for e in entries if e.id not in seen], [e for e in entries if e.id in seen]):
+        by_category: dict[str, list[Any]] = {}
+        for entry in group:
+            by_category.setdefault(entry.question.category, []).append(entry)
+        lists = [by_category[c] for c in sorted(by_category)]
+        for items in lists:
+            rng.shuffle(items)
+        rng.shuffle(lists)
+        while any(lists):
+            for items in lists:
+                if items:
+                    result.append(items.pop())
+    return result
+
+
+def to_content(entry: Any) -> dict[str, Any]:
+    """A pack question in the game's logged content form."""
+    q = entry.question
+    if q.type == "numeric":
+        return {"id": entry.id, "prompt": q.prompt, "answer": q.answer, "unit": q.unit}
+    return {"id": entry.id, "prompt": q.prompt, "options": list(q.options), "correct": q.correct}
+
+
 def replace(state: Any, **changes: Any) -> Any:
     """``dataclasses.replace`` for the frozen state classes, without re-running their __init__ (several times
     faster, and the engine calls it on every step). Only fields declared on the class may change."""
@@ -232,14 +259,29 @@ class CampaignGame(Game):
 
     # ----- setup -----
 
-    def prepare(self, settings: Any, seed: int) -> dict[str, Any]:
-        """The questions of one game, drawn from the built-in set (question packs replace it in issue [4])."""
-        pool = builtin_questions(seed, DECK_SIZE, DECK_SIZE)
+    def needs(self) -> dict[str, int]:
+        """Enough for the longest possible game, so no question repeats (CAMP-D15)."""
+        return {"numeric": DECK_SIZE, "choice": DECK_SIZE}
+
+    def prepare(self, settings: Any, seed: int, supply: Any = None) -> dict[str, Any]:
+        """The questions of one game (CAMP-D15): from the room's chosen packs, questions the room has not seen first,
+        categories mixed; without a supply (simulations, tests), from the generated built-in set."""
         rng = Rng(seed ^ 0xC0FFEE)
-        numeric, choice = pool["numeric"], pool["choice"]
-        rng.shuffle(numeric)
-        rng.shuffle(choice)
-        return {"numeric": numeric[:DECK_SIZE], "choice": choice[:DECK_SIZE]}
+        if supply is None:
+            pool = builtin_questions(seed, DECK_SIZE, DECK_SIZE)
+            numeric, choice = pool["numeric"], pool["choice"]
+            rng.shuffle(numeric)
+            rng.shuffle(choice)
+            return {"numeric": numeric[:DECK_SIZE], "choice": choice[:DECK_SIZE]}
+        seen = supply.get("seen") or set()
+        decks = {}
+        for kind in ("numeric", "choice"):
+            entries = [e for e in supply.get("questions", []) if e.question.type == kind]
+            if len(entries) < DECK_SIZE:
+                raise InvalidSettings(f"the chosen packs have {len(entries)} {kind} questions; a Short Campaign "
+                                      f"needs {DECK_SIZE}: choose more packs", "packs")
+            decks[kind] = [to_content(e) for e in mixed(entries, seen, rng)[:DECK_SIZE]]
+        return decks
 
     def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> CampaignState:
         """Castles at random on three pairwise non-adjacent territories (CAMP-R3, R4), then the first question."""

@@ -63,7 +63,8 @@
 
   function control(name, extra) {
     return request(socket, "control", Object.assign({control: name}, extra || {})).then((answer) => {
-      if (!answer.ok) say(errorText(answer.error), true); else say("");
+      if (!answer.ok) say(answer.error.field === "packs" ? t("tv.packs_short") : errorText(answer.error), true);
+      else say("");
       return answer;
     });
   }
@@ -208,9 +209,88 @@
       h("ol", null, text.split("|").map((line) => h("li", null, line.trim()))));
   }
 
+  /* Question packs: choose, preview, upload, delete (host only). The report of a rejected upload stays until the
+   * next upload. */
+  let packReport = null;
+
+  function hostHeaders() {
+    return {"X-Room-Code": state.code, "X-Host-Token": storage.get("host." + state.code) || ""};
+  }
+
+  async function uploadPack(form) {
+    const data = new FormData(form);
+    packReport = {busy: true};
+    render(state);
+    let answer;
+    try {
+      const response = await fetch("/api/packs", {method: "POST", body: data, headers: hostHeaders()});
+      answer = await response.json().catch(() => ({ok: false, problems: [{where: "upload", field: "", message: t("error.internal")}]}));
+    } catch (e) {
+      answer = {ok: false, problems: [{where: "upload", field: "", message: t("error.timeout")}]};
+    }
+    packReport = answer;
+    if (answer.ok) await control("packs", {packs: state.questions.selected.concat([answer.pack.id])});
+    keys.delete("packs");
+    render(state);
+  }
+
+  async function previewPack(id) {
+    const response = await fetch("/api/packs/" + encodeURIComponent(id), {headers: hostHeaders()});
+    if (!response.ok) { say(t("error.internal"), true); return; }
+    const pack = await response.json();
+    packReport = {preview: pack};
+    keys.delete("packs");
+    render(state);
+  }
+
+  async function deletePack(id, name) {
+    if (!confirm(t("tv.pack_delete_confirm", {name}))) return;
+    await control("packs", {packs: state.questions.selected.filter((p) => p !== id)});
+    const response = await fetch("/api/packs/" + encodeURIComponent(id), {method: "DELETE", headers: hostHeaders()});
+    if (!response.ok) say(t("error.internal"), true);
+  }
+
+  function packsPanel(game) {
+    const q = state.questions;
+    const selected = new Set(q.selected);
+    const toggle = (id, on) => control("packs", {packs: on ? q.selected.concat([id]) : q.selected.filter((p) => p !== id)});
+    const needs = game.needs;
+    const supply = h("p", {class: "pack-supply" + (Object.keys(needs).some((k) => q[k] < needs[k]) ? " short" : ""), id: "pack-supply"},
+      t("tv.packs_supply", {numeric: q.numeric, choice: q.choice, need: needs.numeric || needs.choice}));
+    const list = h("ul", {class: "pack-list", id: "pack-list"}, q.packs.map((p) => h("li", {"data-pack": p.id},
+      h("label", null, h("input", {type: "checkbox", checked: selected.has(p.id), disabled: !isHost,
+        onchange: (e) => toggle(p.id, e.target.checked)}),
+      h("span", {class: "pack-name", dir: "auto"}, p.name), h("span", {class: "pack-lang"}, t("language." + p.language)),
+      h("span", {class: "pack-count"}, t("tv.pack_counts", {numeric: p.numeric, choice: p.choice}))),
+      isHost ? h("button", {class: "small", onclick: () => previewPack(p.id)}, t("tv.pack_preview")) : null,
+      isHost && !p.builtin ? h("button", {class: "small danger", onclick: () => deletePack(p.id, p.name)}, t("tv.pack_delete")) : null)));
+    const upload = isHost ? h("form", {class: "pack-upload", id: "pack-upload", onsubmit: (e) => { e.preventDefault(); uploadPack(e.currentTarget); }},
+      h("input", {type: "file", name: "file", id: "pack-file", required: true,
+        accept: ".json,.yaml,.yml,.csv,.xlsx,.gift,.txt"}),
+      h("button", {type: "submit", id: "pack-upload-button"}, t("tv.pack_upload"))) : null;
+    let report = null;
+    if (packReport && packReport.busy) report = h("p", {class: "muted"}, t("common.loading"));
+    else if (packReport && packReport.preview) {
+      const pv = packReport.preview;
+      report = h("div", {class: "pack-preview", id: "pack-preview"}, h("h3", {dir: "auto"}, pv.name + " · " + TR.digits(pv.count)),
+        h("ol", null, pv.questions.map((x) => h("li", {dir: "auto"}, x.prompt,
+          x.options.length ? h("span", {class: "muted"}, " (" + x.options.join(" · ") + ")") : null))),
+        h("button", {class: "small", onclick: () => { packReport = null; keys.delete("packs"); render(state); }}, t("phone.cancel")));
+    } else if (packReport && packReport.ok) {
+      report = h("div", {class: "pack-report ok", id: "pack-report"}, t("tv.pack_imported", {name: packReport.pack.name}),
+        packReport.warnings.length ? h("ul", null, packReport.warnings.map((w) => h("li", null, `${w.where} · ${w.field}: ${w.message}`))) : null);
+    } else if (packReport && packReport.problems) {
+      report = h("div", {class: "pack-report bad", id: "pack-report"}, h("p", null, t("tv.pack_rejected")),
+        h("ul", null, packReport.problems.map((p) => h("li", {class: p.warning ? "warning" : "error"},
+          `${p.where}${p.field ? " · " + p.field : ""}: ${p.message}`))));
+    }
+    return h("section", {class: "packs", id: "packs"}, h("h2", null, t("tv.packs")), supply, list, upload, report);
+  }
+
   function renderLobby() {
     useLayout("lobby", () => h("div", {class: "lobby"}, region("join", "join-region"),
-      h("div", {class: "lobby-main"}, region("players"), region("games"), region("settings"), region("start", "start-row"))));
+      h("div", {class: "lobby-main"}, region("players"), region("games"), region("settings"), region("packs"),
+        region("start", "start-row"))));
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(false));
@@ -219,10 +299,14 @@
       gameCards);
     update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang],
       () => game ? [howToPlay(game), settingsPanel(game)] : null);
-    update(regions.start, "start", [game && game.id, game && game.playable, isHost, lang], () => {
+    const short = game && game.needs && state.questions && Object.keys(game.needs).some((k) => state.questions[k] < game.needs[k]);
+    update(regions.packs, "packs", [game && game.id, game && game.needs, state.questions, isHost, lang, packReport],
+      () => game && game.needs && Object.keys(game.needs).length && state.questions ? packsPanel(game) : null);
+    update(regions.start, "start", [game && game.id, game && game.playable, isHost, lang, short], () => {
       let hint = null;
       if (!game) hint = t("tv.pick_game_hint");
       else if (!game.playable) hint = t("tv.not_ready", {game: t(game.name_key)});
+      else if (short) hint = t("tv.packs_short");
       return [isHost ? h("button", {id: "start", class: "big primary", disabled: !(game && game.playable),
         onclick: () => control("start")}, t("tv.start")) : null, hint ? h("p", {class: "hint"}, hint) : null];
     });

@@ -1,0 +1,240 @@
+"""Question packs, independent of any file format: the shapes, the checks, and the report of problems.
+
+Every importer turns a file into ``RawQuestion`` records that remember where they came from (line or row), then
+``build_pack`` checks them all and returns either a complete ``Pack`` or a ``Report`` naming every problem. Nothing is
+half-imported: a file with one error imports nothing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+LANGUAGES = ("en", "fa", "ro")
+CATEGORIES = ("geography", "history", "science", "sport", "culture", "everyday", "general")
+DIFFICULTIES = ("easy", "medium", "hard")
+MAX_NUMBER = 999_999_999_999  # CAMP-D14
+MIN_OPTIONS, MAX_OPTIONS = 2, 6
+TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd the TV
+TV_OPTION_CHARS = 60
+MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_QUESTIONS = 20_000
+
+
+@dataclass
+class Problem:
+    """One thing wrong with a file, and where: ``line 12``, ``row 4``, ``questions[3]``; ``field`` names the part."""
+
+    where: str
+    field: str
+    message: str
+    warning: bool = False
+
+    def __str__(self) -> str:
+        kind = "warning" if self.warning else "error"
+        place = f"{self.where}, {self.field}" if self.field else self.where
+        return f"{place}: {kind}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The problem as the TV shows it."""
+        return {"where": self.where, "field": self.field, "message": self.message, "warning": self.warning}
+
+
+@dataclass
+class RawQuestion:
+    """A question as read from a file, before the checks; ``where`` says where it was read."""
+
+    where: str
+    type: str | None
+    prompt: Any
+    answer: Any = None
+    options: Any = None
+    correct: Any = None
+    unit: Any = None
+    category: Any = None
+    difficulty: Any = None
+    source: Any = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """A checked question: numeric (``answer``) or multiple choice (``options`` and ``correct``)."""
+
+    type: str
+    prompt: str
+    category: str
+    difficulty: str
+    answer: int | None = None
+    unit: str | None = None
+    options: tuple[str, ...] = ()
+    correct: int | None = None
+    source: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The question in Throneroom's own pack format."""
+        base: dict[str, Any] = {"type": self.type, "prompt": self.prompt}
+        if self.type == "numeric":
+            base.update(answer=self.answer, unit=self.unit)
+        else:
+            base.update(options=list(self.options), correct=self.correct)
+        base.update(category=self.category, difficulty=self.difficulty, source=self.source)
+        return base
+
+
+@dataclass
+class Pack:
+    """A checked pack."""
+
+    name: str
+    language: str
+    questions: list[Question]
+    author: str = ""
+    licence: str = ""
+    description: str = ""
+    warnings: list[Problem] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The pack in Throneroom's own format (``throneroom-pack/1``), which imports back to the same pack."""
+        return {"format": "throneroom-pack/1", "name": self.name, "language": self.language, "author": self.author,
+                "licence": self.licence, "description": self.description,
+                "questions": [q.to_json() for q in self.questions]}
+
+
+class PackError(ValueError):
+    """A file that cannot become a pack; ``problems`` lists every problem found (warnings included)."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        errors = [p for p in problems if not p.warning]
+        super().__init__(f"{len(errors)} problem{'s' * (len(errors) != 1)}: " + "; ".join(str(p) for p in errors[:5]))
+
+
+def clean_text(value: Any) -> str | None:
+    """Text normalised (NFC, trimmed, inner runs of spaces kept as one), or None if it is not text or empty."""
+    if not isinstance(value, str):
+        return None
+    text = " ".join(unicodedata.normalize("NFC", value).split())
+    return text or None
+
+
+def whole_number(value: Any) -> int | None:
+    """A whole number from an int, an integral float or a text of digits (with thousands separators)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        from engine.campaign.game import parse_number  # the same rules as a phone's keypad (CAMP-D14)
+        from engine.core import InvalidAction
+
+        try:
+            return parse_number(value)
+        except InvalidAction:
+            return None
+    return None
+
+
+def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None:
+    """The checked question, or None after adding its problems."""
+    before = len([p for p in problems if not p.warning])
+    where = raw.where
+
+    def error(field_name: str, message: str) -> None:
+        problems.append(Problem(where, field_name, message))
+
+    def warn(field_name: str, message: str) -> None:
+        problems.append(Problem(where, field_name, message, warning=True))
+
+    kind = (raw.type or "").strip().lower() if isinstance(raw.type, str) else None
+    if kind in ("number", "numerical"):
+        kind = "numeric"
+    if kind in ("multiple", "multiple_choice", "mc", "quiz", "boolean"):
+        kind = "choice"
+    if kind not in ("numeric", "choice"):
+        error("type", f"unsupported question type {raw.type!r}: use numeric or choice")
+        return None
+    prompt = clean_text(raw.prompt)
+    if prompt is None:
+        error("prompt", "the question text is empty")
+    elif len(prompt) > TV_PROMPT_CHARS:
+        warn("prompt", f"{len(prompt)} characters: longer than fits well on a TV ({TV_PROMPT_CHARS})")
+    category = clean_text(raw.category) or "general"
+    category = category.lower()
+    if category not in CATEGORIES:
+        warn("category", f"unknown category {category!r}: filed under general")
+        category = "general"
+    difficulty = (clean_text(raw.difficulty) or "medium").lower()
+    if difficulty not in DIFFICULTIES:
+        error("difficulty", f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {raw.difficulty!r}")
+    source = clean_text(raw.source) if raw.source is not None else None
+    if kind == "numeric":
+        answer = whole_number(raw.answer)
+        if answer is None:
+            error("answer", f"a numeric answer must be a whole number, not {raw.answer!r}")
+        elif not 0 <= answer <= MAX_NUMBER:
+            error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}")
+        unit = clean_text(raw.unit) if raw.unit is not None else None
+        if len([p for p in problems if not p.warning]) > before:
+            return None
+        return Question("numeric", prompt, category, difficulty, answer=answer, unit=unit, source=source)
+    options_raw = raw.options if isinstance(raw.options, (list, tuple)) else None
+    if options_raw is None:
+        error("options", "a multiple-choice question needs a list of options")
+        return None
+    options = []
+    for i, option in enumerate(options_raw):
+        text = clean_text(option) if not isinstance(option, (int, float)) or isinstance(option, bool) else str(option)
+        if text is None:
+            error(f"options[{i + 1}]", "an option is empty")
+        else:
+            if len(text) > TV_OPTION_CHARS:
+                warn(f"options[{i + 1}]", f"{len(text)} characters: longer than fits on a phone button")
+            options.append(text)
+    if not MIN_OPTIONS <= len(options_raw) <= MAX_OPTIONS:
+        error("options", f"a multiple-choice question has {MIN_OPTIONS} to {MAX_OPTIONS} options, not {len(options_raw)}")
+    if len({o.casefold() for o in options}) != len(options):
+        error("options", "two options are the same")
+    correct = raw.correct
+    if isinstance(correct, bool) or not isinstance(correct, int):
+        error("correct", "exactly one option must be marked correct")
+    elif not 0 <= correct < len(options_raw):
+        error("correct", "the correct answer is not among the options")
+    if len([p for p in problems if not p.warning]) > before:
+        return None
+    return Question("choice", prompt, category, difficulty, options=tuple(options), correct=correct, source=source)
+
+
+def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any = "", licence: Any = "",
+               description: Any = "", problems: list[Problem] | None = None) -> Pack:
+    """A complete pack from raw questions, or PackError naming every problem (nothing is half-applied)."""
+    problems = list(problems or [])
+    pack_name = clean_text(name)
+    if pack_name is None:
+        problems.append(Problem("pack", "name", "the pack needs a name"))
+    elif len(pack_name) > 80:
+        problems.append(Problem("pack", "name", "a pack name is at most 80 characters"))
+    if language not in LANGUAGES:
+        problems.append(Problem("pack", "language", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}"))
+    if not raws and not [p for p in problems if not p.warning]:
+        problems.append(Problem("pack", "questions", "the file holds no questions"))
+    if len(raws) > MAX_QUESTIONS:
+        problems.append(Problem("pack", "questions", f"a pack holds at most {MAX_QUESTIONS} questions"))
+    questions = []
+    seen: dict[str, str] = {}
+    for raw in raws[:MAX_QUESTIONS]:
+        question = check_question(raw, problems)
+        if question is None:
+            continue
+        key = question.prompt.casefold()
+        if key in seen:
+            problems.append(Problem(raw.where, "prompt", f"the same question as {seen[key]}"))
+            continue
+        seen[key] = raw.where
+        questions.append(question)
+    if [p for p in problems if not p.warning]:
+        raise PackError(problems)
+    return Pack(pack_name or "", language, questions, clean_text(author) or "", clean_text(licence) or "",
+                clean_text(description) or "", [p for p in problems if p.warning])
