@@ -135,3 +135,36 @@ def test_a_whole_campaign_through_the_real_screens(browser: Any, fast_server: Li
     assert sorted(engine_scores) == ["Ana", "Bob", "Bot 1"]
     for p in (tv, *phones.values()):
         assert not p.errors, p.errors  # type: ignore[attr-defined]
+
+
+def test_a_pack_uploaded_on_the_tv_is_played(browser: Any, fast_server: LiveServer, tmp_path: Path) -> None:
+    rows = ["type,prompt,answer,option1,option2,option3,correct,category"]
+    rows += [f"numeric,Uploaded number question {i}?,{i * 7},,,,,science" for i in range(50)]
+    rows += [f"choice,Uploaded choice question {i}?,,yes {i},no {i},maybe {i},1,history" for i in range(50)]
+    good = tmp_path / "party-pack.csv"
+    good.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    bad = tmp_path / "broken.csv"
+    bad.write_text("type,prompt,answer\nnumeric,Fine?,1\nnumeric,Broken?,lots\n", encoding="utf-8")
+
+    tv = page(browser, viewport={"width": 1920, "height": 1080})
+    tv.goto(fast_server.url + "/tv")
+    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    tv.click("[data-game=campaign]")
+    expect(tv.locator("#packs")).to_be_visible()
+    tv.set_input_files("#pack-file", str(bad))
+    tv.click("#pack-upload-button")
+    expect(tv.locator("#pack-report")).to_contain_text("row 3")  # the report names the row and nothing is stored
+    before = tv.locator("#pack-list li").count()
+    tv.set_input_files("#pack-file", str(good))
+    tv.click("#pack-upload-button")
+    expect(tv.locator("#pack-report")).to_contain_text("party pack")
+    expect(tv.locator("#pack-list li")).to_have_count(before + 1)
+    shot(tv, "packs-uploaded")
+    for box in tv.locator("#pack-list li input[type=checkbox]").all():  # play with the uploaded pack alone
+        label = box.locator("xpath=..").inner_text()
+        if ("party pack" in label) != box.is_checked():
+            box.click()
+            tv.wait_for_timeout(300)
+    expect(tv.locator("#pack-supply")).to_contain_text("50")
+    tv.click("#start")
+    expect(tv.locator("#question .q-prompt")).to_contain_text("Uploaded number question")
