@@ -397,7 +397,10 @@ class Room:
         for i in range(len(humans), wanted):
             colour, shape = next(bot_look)
             slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
-        ctx = Context(seed, settings, self.timer_scale, data.get("content"))
+        scale = data.get("timer_scale", self.timer_scale)  # the game keeps the timers it started with, even if the
+        if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 100:  # server restarts
+            scale = self.timer_scale  # with another --timer-scale
+        ctx = Context(seed, settings, float(scale), data.get("content"))
         with game_errors():
             state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
 

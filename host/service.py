@@ -216,7 +216,7 @@ class RoomService:
             raise RoomError("invalid_event", f"unknown host control {kind!r}")
         if kind == "start":
             seed = self.seed_source()
-            data = {"seed": seed, "content": self._content(room, seed)}
+            data = {"seed": seed, "content": self._content(room, seed), "timer_scale": self.timer_scale}
         if kind == "packs" and isinstance(data.get("packs"), list):
             unknown = [p for p in data["packs"] if not isinstance(p, str) or not self.library.has(p)]
             if unknown:

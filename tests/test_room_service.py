@@ -282,3 +282,12 @@ def test_a_player_who_left_is_played_by_a_bot_until_the_phone_is_back():
     assert by[0] == "bot"
     service.connect(room, sid, mover)
     assert not service.is_away(room, mover)
+
+
+def test_a_game_keeps_its_timer_scale_when_the_server_restarts_with_another():
+    store, clock = Store("sqlite://"), FakeClock()
+    fast = RoomService(store, clock, include_unlisted=True, timer_scale=0.1, seed_source=iter(range(7, 99)).__next__)
+    room, _ = started(fast, players=2, bots=False, turn_seconds=10)
+    assert room.session.state.turn_ms == 1000
+    slow = RoomService(store, clock, include_unlisted=True, timer_scale=1.0)
+    assert slow.room(room.code).session.state.turn_ms == 1000
