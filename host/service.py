@@ -295,7 +295,7 @@ class RoomService:
         upper = seen + rtt // 2 + TIMING_SLACK_MS
         if claimed is None:
             return Timing(seen, receipt_ms, unlock_ms, None, rtt, "no_claim")
-        claim = int(round(claimed))
+        claim = round(claimed)
         if claim > upper:
             return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "slower_than_seen")
         if claim < seen - rtt - TIMING_SLACK_MS:

@@ -361,7 +361,8 @@ def read_kahoot(data: bytes) -> tuple[list[RawQuestion], list[Problem]]:
                         if text.startswith(key) and key not in columns:
                             columns[key] = index
             continue
-        get = (lambda key: cells[columns[key]] if key in columns and columns[key] < len(cells) else "")  # noqa: E731
+        def get(key: str, cells: list[str] = cells) -> str:
+            return cells[columns[key]] if key in columns and columns[key] < len(cells) else ""
         if not get("question") and not any(get(f"answer {k}") for k in range(1, 5)):
             continue
         where = f"row {number}"

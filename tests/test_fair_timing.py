@@ -108,7 +108,7 @@ class SimPhone:
         tap = shown + self.reaction[round_]
         self.true_taps[round_] = tap
         claimed = 0 if self.liar else self.reaction[round_]
-        step = game["step"]
+        game["step"]
 
         def press() -> None:
             time.sleep(max(0.0, tap - time.monotonic() * 1000) / 1000)
@@ -140,7 +140,7 @@ def test_effective_times_order_phones_by_true_reaction(server: LiveServer):
         for phone, reaction in zip(phones, times):
             phone.reaction[round_] = float(reaction)
         liar.reaction[round_] = twin.reaction[round_]
-    control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)  # noqa: E731
+    control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)
     assert control(control="select_game", game="buzz")["ok"]
     assert control(control="settings", game="buzz", settings={
         "bots": False, "rounds": ROUNDS, "preview_ms": 450, "answer_ms": 1800, "reveal_ms": 150})["ok"]

@@ -45,7 +45,7 @@ def thinking(rng: Rng, window_ms: int, share: tuple[float, float]) -> int:
 def guess(rng: Rng, correct: int, spread: float) -> int:
     """A numeric guess around the truth with a relative error, sometimes exactly right for round numbers."""
     value = correct * (1.0 + spread * gaussian(rng)) + gaussian(rng) * spread * 3
-    return max(0, int(round(value)))
+    return max(0, round(value))
 
 
 def decide(game: CampaignGame, state: CampaignState, seat: int, rng: Rng) -> tuple[dict[str, Any], int] | None:

@@ -74,11 +74,11 @@ def test_a_campaign_runs_in_a_room_and_is_rebuilt_after_a_restart():
     seeds = iter(range(10, 99))
     service = RoomService(store, clock, include_unlisted=True, seed_source=lambda: next(seeds), timer_scale=0.2)
     room = service.room(service.create_room()[0])
-    seat, _ = service.join(room, "Ana", "player")
+    _seat, _ = service.join(room, "Ana", "player")
     service.host_event(room, "select_game", {"game": "campaign"})
     service.host_event(room, "start", {})
     assert [s.is_bot for s in room.session.slots] == [False, True, True]
-    start_event = [e for e in store.events(room.code) if e.kind == "start"][0]
+    start_event = next(e for e in store.events(room.code) if e.kind == "start")
     assert len(start_event.data["content"]["numeric"]) >= 30  # the questions are in the log
     for _ in range(300):
         clock.advance(100)

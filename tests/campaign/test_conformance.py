@@ -27,7 +27,7 @@ def random_action(state: CampaignState, seat: int, rng: Rng) -> dict[str, Any]:
 
 
 def random_playout(seed: int, map_id: str, check_views: bool = False) -> tuple[CampaignState, list]:
-    game, state, _ = new_game(seed, {"map": map_id})
+    _game, state, _ = new_game(seed, {"map": map_id})
     rng = Rng(seed * 7919 + 1)
     now, log = 0, []
     for _ in range(5000):

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engine.campaign.game import Asking, Attack, CampaignState, parse_number
-from engine.core import IllegalAction, InvalidAction, Slot, Context
+from engine.core import Context, IllegalAction, InvalidAction, Slot
 from tests.campaign.fixtures import GAME, board, start, tid
 
 
