@@ -160,7 +160,7 @@ def start_demo(app: Flask, game_id: str) -> str:
                     runtime.socketio.sleep(DEMO_RESULTS_SECONDS)
                     service.host_event(room, "lobby", {})
                     service.host_event(room, "start", {})
-            except Exception:
+            except Exception:  # a demo must never take the server down
                 log.exception("demo room %s", code)
 
     runtime.socketio.start_background_task(loop)

@@ -108,7 +108,6 @@ class SimPhone:
         tap = shown + self.reaction[round_]
         self.true_taps[round_] = tap
         claimed = 0 if self.liar else self.reaction[round_]
-        game["step"]
 
         def press() -> None:
             time.sleep(max(0.0, tap - time.monotonic() * 1000) / 1000)
