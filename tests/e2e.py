@@ -34,3 +34,20 @@ def shot(page: Any, name: str) -> None:
     """Keep a screenshot for people to look at (test-artifacts/, never committed)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def set_setting(tv: Any, key: str, value: Any) -> None:
+    """Change one lobby setting on the TV and wait until the server has taken it."""
+    import re
+
+    from playwright.sync_api import expect
+
+    field = tv.locator(f"#set-{key}")
+    if isinstance(value, bool):
+        field.set_checked(value)
+        shown = "true" if value else "false"
+    else:
+        field.fill(str(value))
+        field.dispatch_event("change")
+        shown = str(value)
+    expect(tv.locator(".settings")).to_have_attribute("data-values", re.compile(f'"{key}":{shown}'))

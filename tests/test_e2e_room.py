@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, decode_qr, shot
+from tests.e2e import PHONE, decode_qr, set_setting, shot
 
 pytestmark = pytest.mark.e2e
 WAIT = 15_000  # ms; generous for a loaded CI machine, never a speed claim
@@ -86,15 +86,9 @@ def test_a_room_from_qr_code_to_restart_and_kick(browser: Any, server: LiveServe
 
     # The host picks the test game and starts; everyone moves into it together.
     tv.click("[data-game=tally]")
-    settings = tv.locator(".settings")
-    tv.uncheck("#set-bots")
-    expect(settings).to_have_attribute("data-values", re.compile('"bots":false'))
-    tv.fill("#set-turn_seconds", "120")
-    tv.locator("#set-turn_seconds").dispatch_event("change")
-    expect(settings).to_have_attribute("data-values", re.compile('"turn_seconds":120'))
-    tv.fill("#set-target", "40")
-    tv.locator("#set-target").dispatch_event("change")
-    expect(settings).to_have_attribute("data-values", re.compile('"target":40'))
+    set_setting(tv, "bots", False)
+    set_setting(tv, "turn_seconds", 120)
+    set_setting(tv, "target", 40)
     tv.click("#start")
     phones = [ana, bob, cyrus]
     for page in [tv, *phones]:
@@ -206,10 +200,7 @@ def test_rename_from_the_phone_with_a_collision(browser: Any, server: LiveServer
 def test_bots_play_a_whole_game_on_the_real_server(browser: Any, server: LiveServer) -> None:
     tv, _ = open_tv(browser, server)
     tv.click("[data-game=tally]")
-    settings = tv.locator(".settings")
-    tv.fill("#set-target", "5")
-    tv.locator("#set-target").dispatch_event("change")
-    expect(settings).to_have_attribute("data-values", re.compile('"target":5'))
+    set_setting(tv, "target", 5)
     tv.click("#start")  # nobody joined: two bots play, moved by the server's background task
     expect(tv.locator("#ranking li")).to_have_count(2, timeout=30_000)
     expect(tv.locator("#lobby")).to_be_visible()
