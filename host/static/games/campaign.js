@@ -82,7 +82,8 @@ TR.games.campaign = (() => {
         o.selected === territory.id ? "selected" : ""].join(" "));
       const [lx, ly] = territory.label;
       const label = h("g", {class: "label", "pointer-events": "none"});
-      if (o.names !== false) label.append(h("text", {x: lx, y: ly - 8, class: "t-name"}, localized(territory.name)));
+      const name = localized(territory.name);
+      if (o.names !== false) label.append(h("text", {x: lx, y: ly - 8, class: "t-name" + (name.length > 11 ? " long" : "")}, name));
       if (s.owner !== null) {
         label.append(h("text", {x: lx, y: ly + 26, class: "t-value"}, digits(s.value)));
         const mark = badge(slotOf(game, s.owner).colour, slotOf(game, s.owner).shape, 26);
