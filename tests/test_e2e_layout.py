@@ -148,3 +148,21 @@ def test_a_spectator_phone_shows_the_public_view(browser: Any, server: LiveServe
 def test_artifacts_folder_is_ignored_by_git():
     ignored = (Path(__file__).resolve().parent.parent / ".gitignore").read_text()
     assert "/test-artifacts/" in ignored
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (3840, 2160)])
+def test_the_campaign_fits_the_tv(browser: Any, server: LiveServer, width: int, height: int):
+    tv = page_of(browser, viewport={"width": width, "height": height})
+    tv.goto(server.url + "/tv")
+    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    tv.click("[data-game=campaign]")
+    tv.click("#start")  # three bots
+    expect(tv.locator("#question")).to_be_visible()
+    expect(tv.locator(".camp-map")).to_be_visible()
+    for selector in ("#question", ".camp-map", ".score-card >> nth=2", "#pause"):
+        assert inside_viewport(tv, selector), (selector, width, height)
+    scroll = tv.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    assert scroll[0] <= width and scroll[1] <= height
+    prompt_px = tv.evaluate("parseFloat(getComputedStyle(document.querySelector('.q-prompt')).fontSize)")
+    assert prompt_px >= height * 0.045  # the question reads from the sofa
+    shot(tv, f"tv-campaign-{height}p")
