@@ -368,6 +368,9 @@ class RoomService:
         with self.locks[room.code]:
             result = room.lobby_view(self.connected_seats(room.code))
             result["game"] = room.game_view(seat_id, self.game_now(room))
+            if result["game"] is not None:
+                for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone
+                    slot["away"] = self.is_away(room, slot["seat"])
             result["host"] = as_host
             result["epoch"] = self.epoch
             if room.phase == "lobby":

@@ -278,6 +278,8 @@ def test_a_player_who_left_is_played_by_a_bot_until_the_phone_is_back():
         clock.advance(100)
         service.tick()
     assert room.session.actions >= 1  # a bot moved for the absent player
+    slots = service.view(room, None)["game"]["slots"]
+    assert [s["away"] for s in slots if s["seat"] == mover] == [True]  # and the TV can say so
     by = [e.data.get("by") for e in service.store.events(room.code) if e.kind == "action"]
     assert by[0] == "bot"
     service.connect(room, sid, mover)

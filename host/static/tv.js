@@ -146,7 +146,8 @@
       p.connected ? null : h("span", {class: "away-note"}, t("tv.away")),
       isHost ? h("button", {class: "kick", "aria-label": t("tv.kick_name", {name: p.name}), title: t("tv.kick"),
         onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) control("kick", {seat: p.id}); }}, "✕") : null));
-    const empty = state.players.length ? null : h("li", {class: "empty"}, t("tv.no_players"));
+    const empty = state.players.length ? null : h("li", {class: "empty"},
+      state.phase === "lobby" ? t("tv.no_players") : t("tv.bots_only"));
     return h("section", {class: state.players.length > 6 ? "players many" : "players"},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       h("ul", {id: "player-list"}, items, empty),

@@ -188,7 +188,8 @@ TR.games.campaign = (() => {
       "data-seat": p.seat, style: `border-color: ${colourOf(game, p.seat)}`},
     who(game, p.seat, 40),
     h("span", {class: "score", "data-score": p.score}, digits(p.score.toLocaleString("en"))),
-    h("span", {class: "score-towers"}, p.eliminated ? t("camp.eliminated") : "♜".repeat(p.towers)))));
+    h("span", {class: "score-towers"}, p.eliminated ? t("camp.eliminated") : "♜".repeat(p.towers),
+      slotOf(game, p.seat).away ? h("span", {class: "away-note"}, " · ", t("camp.bot_covers")) : null))));
   }
 
   function orderStrip(game, view) {
