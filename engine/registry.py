@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
 from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
+from engine.hierarchy.game import HierarchyGame
 from engine.tally import TallyGame
 
 GAMES: dict[str, Game] = {}
@@ -19,7 +20,6 @@ ANNOUNCED: dict[str, GameInfo] = {
         (BOTS_SETTING, SettingSpec("day_minutes", "int", 4, "setting.day_minutes", 1, 20)),
         teams=True,
     ),
-    "hierarchy": GameInfo("hierarchy", "game.hierarchy.name", "game.hierarchy.blurb", 2, 2, (BOTS_SETTING,)),
     "avignon": GameInfo("avignon", "game.avignon.name", "game.avignon.blurb", 2, 2, (BOTS_SETTING,)),
 }
 
@@ -60,3 +60,4 @@ def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
 register(TallyGame())
 register(BuzzGame())
 register(CampaignGame())
+register(HierarchyGame())  # engine only: its screens come later (ready=False keeps it "Coming soon")

@@ -119,11 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file", help="a map file (JSON, format throneroom-map/1; see docs/maps.md)")
 
     simulate = sub.add_parser("simulate", help="play all-bot games headless and print one JSON line per game")
-    simulate.add_argument("game", choices=["campaign"], help="which game")
+    simulate.add_argument("game", choices=["campaign", "hierarchy"], help="which game")
     simulate.add_argument("--games", type=count, default=10, metavar="N", help="how many games (default 10)")
     simulate.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
     simulate.add_argument("--map", metavar="M", help="a built-in map id or a map file (default: the game's default)")
-    simulate.add_argument("--level", choices=["easy", "normal", "hard"], default="normal", help="bot level")
+    simulate.add_argument("--level", choices=["easy", "normal", "hard"], default="normal", help="campaign bot level")
+    simulate.add_argument("--bots", default="strong,random", metavar="A,B",
+                          help="card games: the two bots' strengths (random, greedy, strong)")
     return parser
 
 
@@ -213,6 +215,11 @@ def map_validate(args: argparse.Namespace) -> int:
 
 def simulate(args: argparse.Namespace) -> int:
     """Play all-bot games and print one JSON line each, then a summary line."""
+    if args.game != "campaign":
+        import importlib
+
+        module = importlib.import_module(f"engine.{args.game}.simulate")
+        return module.main(["--games", str(args.games), "--seed", str(args.seed), "--bots", args.bots]) or 0
     import json
     from pathlib import Path as _Path
 
