@@ -6,6 +6,7 @@ games whose engines are still to come, so the TV can list all four from the star
 
 from __future__ import annotations
 
+from engine.avignon.game import AvignonGame
 from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
 from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
@@ -20,7 +21,6 @@ ANNOUNCED: dict[str, GameInfo] = {
         (BOTS_SETTING, SettingSpec("day_minutes", "int", 4, "setting.day_minutes", 1, 20)),
         teams=True,
     ),
-    "avignon": GameInfo("avignon", "game.avignon.name", "game.avignon.blurb", 2, 2, (BOTS_SETTING,)),
 }
 
 LOBBY_ORDER = ("campaign", "crown", "hierarchy", "avignon")
@@ -61,3 +61,4 @@ register(TallyGame())
 register(BuzzGame())
 register(CampaignGame())
 register(HierarchyGame())  # engine only: its screens come later (ready=False keeps it "Coming soon")
+register(AvignonGame())  # likewise

@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file", help="a map file (JSON, format throneroom-map/1; see docs/maps.md)")
 
     simulate = sub.add_parser("simulate", help="play all-bot games headless and print one JSON line per game")
-    simulate.add_argument("game", choices=["campaign", "hierarchy"], help="which game")
+    simulate.add_argument("game", choices=["campaign", "hierarchy", "avignon"], help="which game")
     simulate.add_argument("--games", type=count, default=10, metavar="N", help="how many games (default 10)")
     simulate.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
     simulate.add_argument("--map", metavar="M", help="a built-in map id or a map file (default: the game's default)")

@@ -116,7 +116,7 @@ def test_start_needs_a_playable_game_and_enough_players():
     code, _ = service.create_room()
     room = service.room(code)
     assert errcode(service.host_event, room, "start", {}) == "no_game"
-    service.host_event(room, "select_game", {"game": "hierarchy"})
+    service.host_event(room, "select_game", {"game": "crown"})  # announced, no engine yet
     assert errcode(service.host_event, room, "start", {}) == "game_unavailable"
     assert errcode(service.host_event, room, "select_game", {"game": "chess"}) == "unknown_game"
     service.host_event(room, "select_game", {"game": "tally"})
@@ -136,6 +136,11 @@ def test_unlisted_games_cannot_be_selected_by_a_normal_room():
     room = service.room(service.create_room()[0])
     assert errcode(service.host_event, room, "select_game", {"game": "tally"}) == "unknown_game"
     assert "tally" not in [g["id"] for g in room.lobby_view(set())["games"]]
+    service.join(room, "A", "player")
+    service.join(room, "B", "player")
+    service.host_event(room, "select_game", {"game": "hierarchy"})  # an engine whose screens are still to come
+    assert errcode(service.host_event, room, "start", {}) == "game_unavailable"
+    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "hierarchy"] == [False]
 
 
 def test_timeouts_fire_from_tick_and_the_clock_stops_while_paused():

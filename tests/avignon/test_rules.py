@@ -1,0 +1,410 @@
+"""Avignon 1378 rules, one position at a time (rules/avignon.md; IDs cited per test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.avignon.game import CARDS, CARDS_FILE, GENOA, LOCATIONS, PETITIONS
+from engine.core import IllegalAction, InvalidAction
+from tests.avignon.fixtures import AVIGNON, GAME, ROME, act, board, card, cards, conclave, lanes_of, start
+
+
+def pull(lane):
+    return {"action": "pull", "lane": lane}
+
+
+def push(lane):
+    return {"action": "push", "lane": lane}
+
+
+def banish(lane):
+    return {"action": "banish", "lane": lane}
+
+
+def petition(lane, **extra):
+    return {"action": "petition", "lane": lane, **extra}
+
+
+# ----- setup, cards, seats -----
+
+
+def test_cards_file_has_twelve_cards_six_classes_three_languages():
+    # AVIG-R4, AVIG-D1: 6 classes x 2 cards, each petition implemented by the engine, texts in en, fa, ro
+    data = json.loads(CARDS_FILE.read_text(encoding="utf-8"))["cards"]
+    assert len(data) == 12
+    classes = [c["class"] for c in data]
+    assert sorted(set(classes)) == ["archbishop", "bishop", "knight", "monk", "noble", "peasant"]
+    assert all(classes.count(c) == 2 for c in set(classes))
+    assert all(c["petition"] in PETITIONS for c in data)
+    assert all(set(c["text"]) == {"en", "fa", "ro"} and all(c["text"].values()) for c in data)
+    assert data[8]["name"]["fa"] == "نجیب‌زاده"
+    assert CARDS == tuple(data)
+
+
+def test_setup_five_lanes_at_genoa_seven_in_deck_rome_starts_with_one_action():
+    # AVIG-R1, AVIG-D1: locations in order; AVIG-R2: 5 at Genoa, the rest the deck; AVIG-R3: Rome starts;
+    # AVIG-R8, AVIG-A10: one action on Rome's first turn
+    assert LOCATIONS == ("avignon", "nice", "genoa", "florence", "rome")
+    state = start(3)
+    assert [c[1] for c in state.lanes] == [GENOA] * 5
+    assert len(state.deck) == 7 and state.discard == () and state.conclaves == ((), ())
+    assert sorted([c[0] for c in state.lanes] + list(state.deck)) == list(range(12))
+    assert state.to_move == ROME and state.allowed == 1
+    rome = state.seat_of[ROME]
+    after = GAME.apply(state, rome, GAME.parse_action(pull(1)), 10)
+    assert after.to_move == AVIGNON and after.allowed == 2  # one action ended Rome's first turn
+    after = GAME.apply(after, after.seat_of[AVIGNON], GAME.parse_action(pull(2)), 20)
+    assert after.to_move == AVIGNON and after.used == ("pull",)  # later turns have two actions
+
+
+def test_roles_and_deck_order_are_drawn_from_the_seed():
+    # AVIG-D7: roles at random; AVIG-D1: shuffled deal; same seed, same game
+    roles = {start(s).seat_of for s in range(20)}
+    assert roles == {(0, 1), (1, 0)}
+    assert start(5) == start(5)
+    assert len({start(s).deck for s in range(20)}) > 15
+
+
+# ----- pull, push, banish -----
+
+
+def test_pull_and_push_directions_for_both_players():
+    # AVIG-R5, AVIG-R6, AVIG-R9, AVIG-R10, AVIG-D1: toward you is toward your own end
+    state = board("M2 A2 B2 K2 N2", to_move=ROME)
+    after = act(state, pull(1), push(2))
+    assert lanes_of(after) == "M3 A1 B2 K2 N2"
+    after = act(after, pull(3), push(4))  # Avignon
+    assert lanes_of(after) == "M3 A1 B1 K3 N2"
+
+
+def test_two_actions_must_differ_in_type():
+    # AVIG-R7, AVIG-D3, AVIG-A3: two different types; the same card may be the target of both
+    state = act(board("M2 A2 B2 K2 N2"), pull(1))
+    with pytest.raises(IllegalAction, match="another type"):
+        act(state, pull(2))
+    after = act(state, push(1))
+    assert lanes_of(after) == "M2 A2 B2 K2 N2" and after.to_move == AVIGNON
+
+
+def test_banish_replaces_in_the_same_lane_and_location():
+    # AVIG-R11, AVIG-A2, AVIG-A8: discard, the top card drawn into exactly the same place
+    state = board("M4 A2 B2 K2 N2", deck="nPpa")
+    after = act(state, banish(1))
+    assert lanes_of(after).split()[0] == "n4"
+    assert after.discard == cards("M") and after.deck == cards("Ppa")
+
+
+def test_banish_with_empty_deck_reshuffles_the_discards():
+    # AVIG-R11, AVIG-R17, AVIG-D2: the discard pile (with the banished card) becomes the new deck, seeded shuffle
+    state = board("M4 A2 B2 K2 N2", deck="", discard="nPpabkm")
+    after = act(state, banish(1))
+    assert after.lanes[0][1] == 4 and len(after.deck) == 7 and after.discard == ()
+    assert sorted(after.deck + (after.lanes[0][0],)) == sorted(cards("nPpabkmM"))
+    again = act(state, banish(1))
+    assert again == after  # the shuffle comes from the state's RNG
+
+
+# ----- leaving the board -----
+
+
+def test_scoring_past_rome_and_past_avignon_with_a_new_card_at_genoa():
+    # AVIG-R15, AVIG-R16, AVIG-D2, AVIG-A5: past Rome to Rome's conclave, past Avignon to Avignon's, a new card at
+    # Genoa in the same lane
+    state = board("M4 A0 B2 K2 N2", deck="nPpa")
+    after = act(state, pull(1), push(2))  # Rome pulls past Rome, then pushes lane 2 past Avignon
+    assert conclave(after, ROME) == "M" and conclave(after, AVIGNON) == "A"
+    assert lanes_of(after) == "n2 P2 B2 K2 N2" and after.deck == cards("pa")
+
+
+def test_pushing_into_the_opponents_conclave_counts_for_the_opponent():
+    # AVIG-A5, AVIG-D2: "whoever moved it"
+    state = board("M4 A2 B2 K2 N2", to_move=AVIGNON)
+    after = act(state, push(1))
+    assert conclave(after, ROME) == "M" and conclave(after, AVIGNON) == ""
+
+
+def test_scoring_reshuffles_and_both_empty_leaves_the_lane_empty():
+    # AVIG-R17, AVIG-D2: an empty deck is refilled from the discards; both empty, the lane stays empty (AVIG-A6)
+    state = board("M4 A2 B2 K2 N2", deck="", discard="P")
+    after = act(state, pull(1))
+    assert lanes_of(after).split()[0] == "P2" and after.deck == () and after.discard == ()
+    state = board("M4 A2 B2 K2 N2", deck="", discard="")
+    after = act(state, pull(1))
+    assert after.lanes[0] is None
+    assert all(a[1] != 1 for a in GAME.legal_actions(after, after.seat_of[after.to_move]))
+    with pytest.raises(IllegalAction, match="no character"):
+        act(after, banish(1))
+
+
+def test_conclave_cards_are_out_of_play():
+    # AVIG-R18: a scored card cannot be the target of anything; the conclaves are public
+    state = act(board("M4 A2 B2 K2 N2", deck="nPpa"), pull(1))
+    legal_cards = {state.lanes[a[1] - 1][0] for a in GAME.legal_actions(state, state.seat_of[state.to_move])}
+    assert card("M") not in legal_cards
+    assert GAME.view(state, None)["conclaves"]["rome"][0]["id"] == "monk-1"
+
+
+# ----- petitions -----
+
+
+def test_monk_pulls_itself_then_pushes_an_adjacent_character():
+    # AVIG-D1 Monk, AVIG-R12, AVIG-A9
+    state = board("A2 M2 B2 K2 N2")
+    after = act(state, petition(2, target=3))
+    assert lanes_of(after) == "A2 M3 B1 K2 N2"
+    with pytest.raises(IllegalAction, match="target"):
+        act(state, petition(2, target=5))  # not adjacent
+    with pytest.raises(IllegalAction, match="target"):
+        act(state, petition(2))  # two adjacent lanes: the target must be chosen
+
+
+def test_monk_adjacency_stays_with_its_lane_after_it_leaves():
+    # AVIG-D8: "adjacent" refers to the petitioned card's lane even after it left the board
+    state = board("M4 A2 B2 K2 N2", deck="nPpa")
+    after = act(state, petition(1))  # the only neighbour is lane 2, filled in
+    assert conclave(after, ROME) == "M" and lanes_of(after) == "n2 A1 B2 K2 N2"
+
+
+def test_archbishop_pulls_every_bishop_and_monk_in_lane_order():
+    # AVIG-D1 Archbishop, AVIG-D8: those on the board at the start, lanes 1 to 5; a card drawn meanwhile is not moved
+    state = board("B4 A2 m3 K2 M1", deck="bkNp")
+    after = act(state, petition(2))
+    # lane 1 Bishop leaves past Rome, the drawn bishop-2 at Genoa is not moved; monk-2 3->4, monk-1 1->2
+    assert conclave(after, ROME) == "B" and lanes_of(after) == "b2 A2 m4 K2 M2"
+
+
+def test_archbishop_with_no_bishop_or_monk_changes_nothing_so_is_illegal():
+    # AVIG-D8: a petition that would change nothing is not a legal action
+    state = board("A2 a2 K2 k2 N2")
+    with pytest.raises(IllegalAction, match="change nothing"):
+        act(state, petition(1))
+    assert not any(a[0] == "petition" and a[1] in (1, 2) for a in GAME.legal_actions(state, 1))
+
+
+def test_bishop_moves_an_adjacent_character_in_the_chosen_direction():
+    # AVIG-D1 Bishop
+    state = board("B2 A2 M2 K2 N2", to_move=AVIGNON)
+    after = act(state, petition(1, direction="rome"))  # lane 2 is the only neighbour: the target may be omitted
+    assert lanes_of(after) == "B2 A3 M2 K2 N2"
+    after = act(state, petition(1, target=2, direction="avignon"))
+    assert lanes_of(after) == "B2 A1 M2 K2 N2"
+    with pytest.raises(IllegalAction, match="direction"):
+        act(state, petition(1, target=2))
+    with pytest.raises(InvalidAction) as err:
+        GAME.parse_action(petition(1, direction="paris"))
+    assert err.value.field == "direction"
+
+
+def test_knight_charges_two_locations_and_loses_the_second_past_the_end():
+    # AVIG-D1 Knight: pushed toward the opponent one location at a time
+    state = board("K3 A2 M2 B2 N2", to_move=ROME)
+    assert lanes_of(act(state, petition(1))) == "K1 A2 M2 B2 N2"
+    state = board("K0 A2 M2 B2 N2", to_move=ROME, deck="nPpa")
+    after = act(state, petition(1))
+    assert conclave(after, AVIGNON) == "K" and lanes_of(after) == "n2 A2 M2 B2 N2"  # n not moved on
+
+
+def test_noble_swaps_locations_and_a_swap_that_changes_nothing_is_illegal():
+    # AVIG-D1 Noble, AVIG-D8
+    state = board("N4 A0 M2 B2 K2")
+    after = act(state, petition(1, target=2))
+    assert lanes_of(after) == "N0 A4 M2 B2 K2"
+    assert lanes_of(act(state, petition(1, target=3))) == "N2 A0 M4 B2 K2"  # any other lane, not only adjacent
+    same = board("N2 A0 M2 B2 K2")
+    with pytest.raises(IllegalAction, match="target"):
+        act(same, petition(1, target=3))  # same location: changes nothing
+
+
+def test_peasant_pushes_every_noble_toward_the_opponent():
+    # AVIG-D1 Peasant, AVIG-D8
+    state = board("N3 P2 n0 B2 K2", to_move=AVIGNON, deck="Mmab")
+    after = act(state, petition(2))
+    assert lanes_of(after) == "N4 P2 n1 B2 K2"
+    with pytest.raises(IllegalAction, match="change nothing"):
+        act(board("M3 P2 A0 B2 K2", to_move=AVIGNON), petition(2))
+
+
+# ----- winning -----
+
+
+def test_three_in_your_conclave_wins_at_once_mid_turn():
+    # AVIG-R19, AVIG-D5, AVIG-A7: checked after every single action, even the first of a turn
+    state = board("M4 A2 B2 K2 N2", rome="aP")
+    after = act(state, pull(1))
+    assert after.winner == ROME and after.reason == "three"
+    assert GAME.outcome(after).ranking == (1, 0) and GAME.legal_actions(after, 1) == []
+    with pytest.raises(IllegalAction, match="over"):
+        act(after, push(2), seat=1)
+
+
+def test_win_is_checked_in_the_middle_of_a_petition():
+    # AVIG-D5: the Archbishop's second move does not happen once the first has won
+    state = board("B4 A2 M3 K2 N2", rome="ap", deck="bkn")
+    after = act(state, petition(2))
+    assert after.winner == ROME and lanes_of(after).split()[2] == "M3"
+
+
+def test_noble_with_the_opponents_knight_wins():
+    # AVIG-R20, AVIG-R21, AVIG-D5
+    state = board("N4 A2 B2 M2 P2", avignon="K")
+    after = act(state, pull(1))
+    assert after.winner == ROME and after.reason == "noble"
+
+
+def test_peasant_reversal_makes_the_opponent_win():
+    # AVIG-R21, AVIG-D5: Noble and Peasant in your conclave with the Knight in the opponent's: the opponent wins
+    state = board("N4 A2 B2 M2 K2", avignon="k", rome="P")
+    after = act(state, pull(1))
+    assert after.winner == AVIGNON and after.reason == "peasant"
+    assert GAME.outcome(after).ranking == (0, 1)
+
+
+def test_peasant_without_the_knight_situation_changes_nothing():
+    # AVIG-D5: the reversal applies only in the Knight situation
+    state = board("N4 A2 B2 M2 K2", rome="P")
+    after = act(state, pull(1))
+    assert after.winner is None and conclave(after, ROME) == "PN"
+
+
+def test_simultaneous_win_goes_to_the_active_player():
+    # AVIG-R22, AVIG-D5, AVIG-A7: both conditions hold at once -> the player who made the move wins
+    # Avignon has 2 cards and a Noble; Rome has the Knight. Avignon pushes the Knight... instead: Rome pulls a
+    # card that gives Rome its third while Avignon's Noble/Knight condition already needs Rome's Knight.
+    state = board("K4 A2 B2 M2 P2", avignon="N", rome="ab", deck="mnpk")
+    after = act(state, pull(1))  # Rome: three cards; Avignon: Noble with Rome's Knight. Both hold.
+    assert after.winner == ROME and after.reason == "simultaneous"
+    state = board("K4 A2 B2 M2 P2", avignon="N", rome="ab", deck="mnpk", to_move=AVIGNON)
+    after = act(state, push(1))  # the same move made by Avignon: Avignon wins
+    assert after.winner == AVIGNON and after.reason == "simultaneous"
+
+
+# ----- no undoing (AVIG-D4) -----
+
+
+def seed_example():
+    """Rome pushed lane 1 toward Avignon and pulled lane 2 toward Rome; now Avignon moves."""
+    before = "M2 A2 B2 K2 N2"
+    state = board("M1 A3 B2 K2 N2", to_move=AVIGNON, prev=before)
+    return state
+
+
+def test_the_seeds_example_undo_is_forbidden():
+    # AVIG-R13, AVIG-R14, AVIG-D4, AVIG-A4
+    state = act(seed_example(), push(1))
+    with pytest.raises(IllegalAction, match="undo your opponent's last turn"):
+        act(state, pull(2))
+    assert pull(2)["lane"] not in [a[1] for a in GAME.legal_actions(state, 0) if a[0] == "pull"]
+
+
+def test_a_partial_undo_is_allowed():
+    # AVIG-R13, AVIG-A4: undoing part of the previous turn is fine
+    state = act(seed_example(), push(1), pull(3))
+    assert lanes_of(state) == "M2 A3 B1 K2 N2" and state.to_move == ROME
+
+
+def test_a_turn_with_a_banish_is_never_an_undo():
+    # AVIG-D4: a Banish turn cannot be an undo
+    state = board("M2 A2 B2 K2 N2", to_move=AVIGNON, prev="M2 A2 B2 K2 N2")
+    after = act(state, pull(1), banish(3))
+    assert after.to_move == ROME
+    after = act(state, banish(3), pull(1))
+    assert after.to_move == ROME
+
+
+def test_pull_push_on_the_same_card_back_to_the_earlier_board_is_refused():
+    # AVIG-D4: the end position equals the start of the opponent's previous turn
+    state = board("M2 A2 B2 K2 N2", to_move=AVIGNON, prev="M2 A2 B2 K2 N2")
+    with pytest.raises(IllegalAction, match="undo"):
+        act(state, pull(1), push(1))
+    fresh = board("M2 A2 B2 K2 N2", to_move=AVIGNON, prev="M3 A2 B2 K2 N2")
+    assert act(fresh, pull(1), push(1)).to_move == ROME
+
+
+def test_the_first_turn_has_no_previous_turn_to_undo():
+    # AVIG-A4: the one-action first turn is unrestricted
+    state = start(2)
+    assert state.prev_start is None
+    assert len(GAME.legal_actions(state, state.seat_of[ROME])) >= 15
+
+
+# ----- repetition (AVIG-D9) -----
+
+
+class AlwaysTwice(dict):
+    """A position memory in which every position has already occurred twice."""
+
+    def get(self, key, default=None):
+        return 2
+
+
+def test_a_position_may_not_occur_a_third_time():
+    # AVIG-D9
+    state = board("M2 A2 B2 K2 N2", to_move=AVIGNON)
+    after_one = act(state, pull(1))
+    end = act(after_one, push(2))
+    key = ((end.lanes, ((), ())), ROME)
+    twice = board("M2 A2 B2 K2 N2", to_move=AVIGNON, seen={key: 2})
+    with pytest.raises(IllegalAction, match="occurred twice"):
+        act(twice, pull(1), push(2))
+    once = board("M2 A2 B2 K2 N2", to_move=AVIGNON, seen={key: 1})
+    assert act(once, pull(1), push(2)).seen[key] == 2
+
+
+def test_a_banish_ending_the_turn_is_refused_if_any_draw_could_repeat():
+    # AVIG-D9 (with the Banish's secret draw: judged on every card it could draw)
+    state = board("M2 A2 B2 K2 N2", to_move=AVIGNON, deck="nP")
+    mid = act(state, pull(1))
+    key = (((card("M"), 1), (card("A"), 2), (card("B"), 2), (card("K"), 2), (card("P"), 2)), ((), ()))
+    risky = board("M2 A2 B2 K2 N2", to_move=AVIGNON, deck="nP", seen={(key, ROME): 2})
+    with pytest.raises(IllegalAction, match="could bring back"):
+        act(risky, pull(1), banish(5))  # drawing P would repeat, even though n is on top
+    assert act(mid, banish(5)).to_move == ROME
+
+
+def test_a_player_with_no_legal_turn_loses():
+    # AVIG-D9: every position has occurred twice, so whatever Avignon does is refused -> Rome wins at hand-over
+    state = board("M2 A2 B2 K2 N2", to_move=ROME, allowed=1, seen=AlwaysTwice())
+    with pytest.raises(IllegalAction):
+        act(state, pull(1))
+    assert GAME.legal_actions(state, 1) == []
+    # Rome's turn is fine when only Avignon's positions are exhausted: a memory that refuses positions with Rome to
+    # move leaves Avignon stuck after Rome's turn.
+
+    class RomeTwice(dict):
+        def get(self, key, default=None):
+            return 2 if key[1] == ROME else 0
+
+    state = board("M2 A2 B2 K2 N2", to_move=ROME, allowed=1, seen=RomeTwice())
+    after = act(state, pull(1))
+    assert after.winner == ROME and after.reason == "stuck"
+
+
+# ----- payloads -----
+
+
+@pytest.mark.parametrize("payload, field", [
+    ([], "action"),
+    ({"action": "jump", "lane": 1}, "action"),
+    ({"action": "pull"}, "lane"),
+    ({"action": "pull", "lane": 6}, "lane"),
+    ({"action": "pull", "lane": True}, "lane"),
+    ({"action": "pull", "lane": 1, "target": 2}, "target"),
+    ({"action": "petition", "lane": 1, "target": 0}, "target"),
+    ({"action": "petition", "lane": 1, "direction": 1}, "direction"),
+    ({"action": "push", "lane": 1, "extra": 1}, "extra"),
+])
+def test_parse_action_names_the_bad_field(payload, field):
+    with pytest.raises(InvalidAction) as err:
+        GAME.parse_action(payload)
+    assert err.value.field == field
+
+
+def test_wrong_seat_and_input_state_unchanged():
+    state = board("M2 A2 B2 K2 N2")
+    snapshot = (state.lanes, state.deck, state.used, dict(state.seen), state.history)
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.apply(state, 0, GAME.parse_action(pull(1)), 0)
+    act(state, pull(1), push(2))
+    assert (state.lanes, state.deck, state.used, dict(state.seen), state.history) == snapshot
