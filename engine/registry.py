@@ -60,5 +60,5 @@ def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
 register(TallyGame())
 register(BuzzGame())
 register(CampaignGame())
-register(HierarchyGame())  # engine only: its screens come later (ready=False keeps it "Coming soon")
-register(AvignonGame())  # likewise
+register(HierarchyGame())
+register(AvignonGame())  # engine only: its screens come later (ready=False keeps it "Coming soon")

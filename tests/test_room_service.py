@@ -138,9 +138,9 @@ def test_unlisted_games_cannot_be_selected_by_a_normal_room():
     assert "tally" not in [g["id"] for g in room.lobby_view(set())["games"]]
     service.join(room, "A", "player")
     service.join(room, "B", "player")
-    service.host_event(room, "select_game", {"game": "hierarchy"})  # an engine whose screens are still to come
+    service.host_event(room, "select_game", {"game": "avignon"})  # an engine whose screens are still to come
     assert errcode(service.host_event, room, "start", {}) == "game_unavailable"
-    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "hierarchy"] == [False]
+    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "avignon"] == [False]
 
 
 def test_timeouts_fire_from_tick_and_the_clock_stops_while_paused():

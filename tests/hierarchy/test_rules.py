@@ -421,5 +421,5 @@ def test_timeouts_play_a_random_legal_move_and_resolve_returns():
 
 def test_engine_info():
     info = HierarchyGame.info
-    assert (info.id, info.min_players, info.max_players, info.ready) == ("hierarchy", 2, 2, False)
+    assert (info.id, info.min_players, info.max_players, info.ready) == ("hierarchy", 2, 2, True)  # its screens are in
     assert info.default_settings() == {"bots": True, "bot_level": "strong", "turn_seconds": 60}
