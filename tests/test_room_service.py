@@ -138,9 +138,32 @@ def test_unlisted_games_cannot_be_selected_by_a_normal_room():
     assert "tally" not in [g["id"] for g in room.lobby_view(set())["games"]]
     service.join(room, "A", "player")
     service.join(room, "B", "player")
-    service.host_event(room, "select_game", {"game": "avignon"})  # an engine whose screens are still to come
-    assert errcode(service.host_event, room, "start", {}) == "game_unavailable"
-    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "avignon"] == [False]
+    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "crown"] == [False]
+
+
+def test_an_engine_whose_screens_are_not_ready_starts_only_in_tests(monkeypatch):
+    from dataclasses import replace as dc_replace
+
+    from engine import registry
+    from engine.tally import TallyGame
+
+    class Draft(TallyGame):
+        info = dc_replace(TallyGame.info, id="draft", listed=True, ready=False)
+
+    monkeypatch.setitem(registry.GAMES, "draft", Draft())
+    monkeypatch.setattr(registry, "LOBBY_ORDER", (*registry.LOBBY_ORDER, "draft"))
+    for in_tests, expected in ((False, "game_unavailable"), (True, None)):
+        service = RoomService(Store("sqlite://"), FakeClock(), include_unlisted=in_tests)
+        room = service.room(service.create_room()[0])
+        service.join(room, "A", "player")
+        service.join(room, "B", "player")
+        service.host_event(room, "select_game", {"game": "draft"})
+        assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "draft"] == [in_tests]
+        if expected:
+            assert errcode(service.host_event, room, "start", {}) == expected
+        else:
+            service.host_event(room, "start", {})
+            assert room.phase == "playing"
 
 
 def test_timeouts_fire_from_tick_and_the_clock_stops_while_paused():

@@ -382,7 +382,7 @@ class AvignonGame(Game):
             SettingSpec("bot_level", "choice", "strong", "setting.bot_level", choices=("random", "greedy", "strong")),
             SettingSpec("turn_seconds", "int", 60, "setting.turn_seconds", 5, 600),
         ),
-        ready=False,
+        ready=True,
     )
 
     cards = CARDS

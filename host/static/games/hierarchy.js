@@ -56,7 +56,7 @@ TR.games.hierarchy = (() => {
   function phone(el, game, state, act) {
     const view = game.view;
     const me = game.you;
-    if (chosen.step !== view.step) chosen = {step: view.step, card: null, why: null};
+    if (chosen.step !== game.step) chosen = {step: game.step, card: null, why: null};
     const legal = view.legal || [];
     const opponent = 1 - me;
     el.append(h("div", {class: "h-phone"},
