@@ -276,7 +276,7 @@ class HierarchyGame(Game):
                      for e in state.line],
             "top": None if not state.line else rules.ident(state.line[-1]),
             "line_count": rules.line_count(state.line),
-            "burned": [{"card": c, "owner": o, "colour": state.colours[o]} for c, o in state.burned],
+            "burned": [{**self._card_view(c), "card": c, "owner": o, "colour": state.colours[o]} for c, o in state.burned],
             "turn": state.turn,
             "actor": state.actor,
             "pending": None if state.pending is None else {

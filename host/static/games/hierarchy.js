@@ -48,7 +48,7 @@ TR.games.hierarchy = (() => {
       lineView(game, view), lastPlay(view),
       hands[0], hands[1],
       view.burned.length ? h("p", {class: "h-burned"}, t("hier.burned"), " ",
-        view.burned.map((b) => h("span", {class: "h-burned-card"}, b.card))) : null));
+        view.burned.map((b) => h("span", {class: "h-burned-card"}, localized(b.name)))) : null));
   }
 
   let chosen = {step: null, card: null, why: null};
