@@ -197,7 +197,9 @@ def test_tower_on_lower_cards_or_on_higher_ones_by_burning():
                                                           ("play", "king", None, None)}
     after = play(state, "tower", burn="king")
     assert after.hands[0] == ("assassin",) and after.burned == (("king", 0),)
-    assert GAME.view(after, None)["burned"] == [{"card": "king", "owner": 0, "colour": after.colours[0]}]
+    burned = GAME.view(after, None)["burned"]
+    assert [{k: b[k] for k in ("card", "owner", "colour")} for b in burned] == [{"card": "king", "owner": 0, "colour": after.colours[0]}]
+    assert burned[0]["name"]["en"] == "King"
     assert refusal(state, "tower", burn="tower") == "burn one other card from your own hand"
     assert refusal(state, "tower", burn="queen") == "burn one other card from your own hand"
     # the last card cannot be played on a higher card
