@@ -1,1 +1,2 @@
-"""Question packs: formats, validation and import (issue [4]); nothing here yet."""
+"""Question packs: the model and its checks, the file formats, the database tables and the library a room draws
+from (docs/packs.md)."""

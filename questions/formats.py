@@ -28,7 +28,6 @@ from questions.model import (
 OWN_FORMAT = "throneroom-pack/1"
 CSV_COLUMNS = ("type", "prompt", "answer", "unit", "option1", "option2", "option3", "option4", "option5", "option6",
                "correct", "category", "difficulty", "source")
-FORMATS = ("throneroom", "yaml", "csv", "opentdb", "kahoot", "gift", "aiken")
 KAHOOT_TIMES = (5, 10, 20, 30, 60, 90, 120, 240)
 
 

@@ -20,7 +20,6 @@ from host.service import FakeClock, RoomService
 from host.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 
 
 class Harness:

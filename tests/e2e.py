@@ -51,3 +51,52 @@ def set_setting(tv: Any, key: str, value: Any) -> None:
         field.dispatch_event("change")
         shown = str(value)
     expect(tv.locator(".settings")).to_have_attribute("data-values", re.compile(f'"{key}":{shown}'))
+
+
+WAIT_MS = 15_000  # generous for a loaded CI machine, never a speed claim
+
+
+def new_page(browser: Any, **options: Any) -> Any:
+    """A page in its own browser context (its own localStorage, like a separate device) that accepts dialogs and
+    collects the page's JavaScript errors in ``page.errors``."""
+    page = browser.new_context(**options).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.on("dialog", lambda dialog: dialog.accept())
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def open_tv(browser: Any, url: str, width: int = 1920, height: int = 1080) -> tuple[Any, str]:
+    """A TV page that created its room: (page, room code)."""
+    import re
+
+    tv = new_page(browser, viewport={"width": width, "height": height})
+    tv.goto(url + "/tv")
+    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    return tv, tv.locator("#room-code").inner_text()
+
+
+def join(page: Any, url: str, name: str, button: str = "#join-player") -> None:
+    """A phone page joins through the join URL and waits until it is seated."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    page.fill("#name", name)
+    page.click(button)
+    expect(page.locator("#waiting")).to_be_visible()
+
+
+def start_with_phones(browser: Any, url: str, game: str, names: tuple[str, ...] = ("Ana", "Bob")) -> tuple[Any, list]:
+    """A TV and one phone per name; the host picks the game, switches bots off and starts: (tv, phones)."""
+    tv, code = open_tv(browser, url)
+    phones = []
+    for name in names:
+        phone = new_page(browser, **PHONE)
+        join(phone, f"{url}/join/{code}", name)
+        phones.append(phone)
+    tv.click(f"[data-game={game}]")
+    set_setting(tv, "bots", False)
+    tv.click("#start")
+    return tv, phones

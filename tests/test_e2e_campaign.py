@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from host.service import RoomService
 from host.store import Store, sqlite_url
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, set_setting, shot
+from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
 
 pytestmark = pytest.mark.e2e
 TIMERS = {"preview_seconds": 3, "numeric_seconds": 24, "choice_seconds": 24, "pick_seconds": 24,
@@ -31,15 +31,6 @@ def fast_server(tmp_path: Path) -> Iterator[LiveServer]:
     live.start()
     yield live
     live.stop()
-
-
-def page(browser: Any, **options: Any) -> Page:
-    p = browser.new_context(**options).new_page()
-    p.set_default_timeout(15_000)
-    errors: list[str] = []
-    p.on("pageerror", lambda error: errors.append(str(error)))
-    p.errors = errors  # type: ignore[attr-defined]
-    return p
 
 
 def play_turn(phone: Page, number: str) -> str | None:
@@ -63,17 +54,11 @@ def play_turn(phone: Page, number: str) -> str | None:
 
 
 def test_a_whole_campaign_through_the_real_screens(browser: Any, fast_server: LiveServer) -> None:
-    tv = page(browser, viewport={"width": 1920, "height": 1080})
-    tv.goto(fast_server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
+    tv, code = open_tv(browser, fast_server.url)
     phones = {}
     for name, role in (("Ana", "#join-player"), ("Bob", "#join-player"), ("Cy", "#join-watch")):
-        phone = page(browser, **PHONE)
-        phone.goto(f"{fast_server.url}/join/{code}")
-        phone.fill("#name", name)
-        phone.click(role)
-        expect(phone.locator("#waiting")).to_be_visible()
+        phone = new_page(browser, **PHONE)
+        join(phone, f"{fast_server.url}/join/{code}", name, role)
         phones[name] = phone
     tv.click("[data-game=campaign]")
     tv.click("#timers summary")
@@ -143,9 +128,7 @@ def test_a_pack_uploaded_on_the_tv_is_played(browser: Any, fast_server: LiveServ
     bad = tmp_path / "broken.csv"
     bad.write_text("type,prompt,answer\nnumeric,Fine?,1\nnumeric,Broken?,lots\n", encoding="utf-8")
 
-    tv = page(browser, viewport={"width": 1920, "height": 1080})
-    tv.goto(fast_server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    tv, _ = open_tv(browser, fast_server.url)
     tv.click("[data-game=campaign]")
     expect(tv.locator("#packs")).to_be_visible()
     tv.set_input_files("#pack-file", str(bad))

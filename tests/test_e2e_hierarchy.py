@@ -3,44 +3,20 @@ line, both hands and the winner."""
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, set_setting, shot
+from tests.e2e import shot, start_with_phones
 
 pytestmark = pytest.mark.e2e
 
 
-def page(browser: Any, **options: Any) -> Page:
-    p = browser.new_context(**options).new_page()
-    p.set_default_timeout(15_000)
-    errors: list[str] = []
-    p.on("pageerror", lambda error: errors.append(str(error)))
-    p.errors = errors  # type: ignore[attr-defined]
-    return p
-
-
 def test_two_phones_play_hierarchy_to_a_winner(browser: Any, server: LiveServer) -> None:
-    tv = page(browser, viewport={"width": 1920, "height": 1080})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
-    phones = []
-    for name in ("Ana", "Bob"):
-        phone = page(browser, **PHONE)
-        phone.goto(f"{server.url}/join/{code}")
-        phone.fill("#name", name)
-        phone.click("#join-player")
-        expect(phone.locator("#waiting")).to_be_visible()
-        phones.append(phone)
-    tv.click("[data-game=hierarchy]")
-    set_setting(tv, "bots", False)
-    tv.click("#start")
+    tv, phones = start_with_phones(browser, server.url, "hierarchy")
     expect(tv.locator(".h-tv")).to_be_visible()
     shot(tv, "hierarchy-tv-start")
     explained = plays = 0

@@ -12,7 +12,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, shot
+from tests.e2e import PHONE, new_page, open_tv, shot
 
 pytestmark = pytest.mark.e2e
 WAIT = 15_000
@@ -24,13 +24,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live.start()
     yield live
     live.stop()
-
-
-def page_of(browser: Any, **options: Any) -> Page:
-    page = browser.new_context(**options).new_page()
-    page.set_default_timeout(WAIT)
-    page.on("dialog", lambda dialog: dialog.accept())
-    return page
 
 
 def robot_phones(server: LiveServer, code: str, names: list[str]) -> list[socketio.Client]:
@@ -58,10 +51,7 @@ NAMES = ["Ana", "Bogdan", "Cătălina", "Darius", "Elena", "Farhad", "Gelareh", 
 
 @pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (3840, 2160)])
 def test_the_tv_lobby_fits_the_screen_with_twelve_players(browser: Any, server: LiveServer, width: int, height: int):
-    tv = page_of(browser, viewport={"width": width, "height": height})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
+    tv, code = open_tv(browser, server.url, width, height)
     phones = robot_phones(server, code, NAMES)
     try:
         expect(tv.locator("#player-list .player")).to_have_count(12)
@@ -81,11 +71,8 @@ def test_the_tv_lobby_fits_the_screen_with_twelve_players(browser: Any, server: 
 
 @pytest.mark.parametrize("width,height", [(320, 568), (390, 844), (667, 375)])
 def test_the_phone_join_form_is_in_thumb_reach(browser: Any, server: LiveServer, width: int, height: int):
-    tv = page_of(browser, viewport={"width": 1280, "height": 720})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
-    phone = page_of(browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    _tv, code = open_tv(browser, server.url, 1280, 720)
+    phone = new_page(browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
     phone.goto(f"{server.url}/join/{code}")
     for selector in ("#name", "#join-player", "#join-watch"):
         assert inside_viewport(phone, selector), (selector, width, height)
@@ -97,10 +84,7 @@ def test_the_phone_join_form_is_in_thumb_reach(browser: Any, server: LiveServer,
 
 
 def test_a_dropped_wifi_comes_back_to_the_current_state(browser: Any, server: LiveServer):
-    tv = page_of(browser, viewport={"width": 1280, "height": 720})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
+    tv, code = open_tv(browser, server.url, 1280, 720)
     context = browser.new_context(**PHONE)
     phone = context.new_page()
     phone.set_default_timeout(WAIT)
@@ -124,12 +108,9 @@ def test_a_dropped_wifi_comes_back_to_the_current_state(browser: Any, server: Li
 
 
 def test_a_spectator_phone_shows_the_public_view(browser: Any, server: LiveServer):
-    tv = page_of(browser, viewport={"width": 1280, "height": 720})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
+    tv, code = open_tv(browser, server.url, 1280, 720)
     players = robot_phones(server, code, ["P1", "P2"])
-    watcher = page_of(browser, **PHONE)
+    watcher = new_page(browser, **PHONE)
     try:
         watcher.goto(f"{server.url}/join/{code}")
         watcher.fill("#name", "Watcher")
@@ -152,9 +133,7 @@ def test_artifacts_folder_is_ignored_by_git():
 
 @pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (3840, 2160)])
 def test_the_campaign_fits_the_tv(browser: Any, server: LiveServer, width: int, height: int):
-    tv = page_of(browser, viewport={"width": width, "height": height})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    tv, _ = open_tv(browser, server.url, width, height)
     tv.click("[data-game=campaign]")
     tv.click("#start")  # three bots
     expect(tv.locator("#question")).to_be_visible()

@@ -9,37 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, decode_qr, set_setting, shot
+from tests.e2e import PHONE, decode_qr, join, new_page, open_tv, set_setting, shot
 
 pytestmark = pytest.mark.e2e
-WAIT = 15_000  # ms; generous for a loaded CI machine, never a speed claim
-
-
-def new_page(browser: Any, locale: str = "en-US", **options: Any) -> Page:
-    context = browser.new_context(locale=locale, **options)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    page.on("dialog", lambda dialog: dialog.accept())
-    return page
-
-
-def open_tv(browser: Any, server: LiveServer) -> tuple[Page, str]:
-    tv = new_page(browser, viewport={"width": 1920, "height": 1080})
-    tv.goto(server.url + "/tv")
-    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
-    code = tv.locator("#room-code").inner_text()
-    return tv, code
-
-
-def join(page: Page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("#name", name)
-    page.click("#join-player")
-    expect(page.locator("#waiting")).to_be_visible()
-
-
-def total(page: Page) -> str:
-    return page.locator("#tally-total").inner_text()
 
 
 def phone_to_move(phones: list[Page]) -> Page:
@@ -50,7 +22,7 @@ def phone_to_move(phones: list[Page]) -> Page:
 
 
 def test_a_room_from_qr_code_to_restart_and_kick(browser: Any, server: LiveServer) -> None:
-    tv, code = open_tv(browser, server)
+    tv, code = open_tv(browser, server.url)
 
     # The QR code on the TV, read from a screenshot as a phone camera would, is the join URL.
     join_url = decode_qr(tv.locator(".join .qr").screenshot())
@@ -130,7 +102,7 @@ def test_a_room_from_qr_code_to_restart_and_kick(browser: Any, server: LiveServe
 
 
 def test_pause_resume_skip_and_lock_from_the_tv(browser: Any, server: LiveServer) -> None:
-    tv, code = open_tv(browser, server)
+    tv, code = open_tv(browser, server.url)
     url = f"{server.url}/join/{code}"
     one, two = new_page(browser, **PHONE), new_page(browser, **PHONE)
     join(one, url, "One")
@@ -156,7 +128,7 @@ def test_pause_resume_skip_and_lock_from_the_tv(browser: Any, server: LiveServer
 
 
 def test_persian_phone_and_room_language(browser: Any, server: LiveServer) -> None:
-    tv, code = open_tv(browser, server)
+    tv, code = open_tv(browser, server.url)
     phone = new_page(browser, locale="fa-IR", **PHONE)
     phone.goto(f"{server.url}/join/{code}")
     expect(phone.locator("html")).to_have_attribute("dir", "rtl")
@@ -174,7 +146,7 @@ def test_persian_phone_and_room_language(browser: Any, server: LiveServer) -> No
 
 
 def test_names_are_shown_escaped(browser: Any, server: LiveServer) -> None:
-    tv, code = open_tv(browser, server)
+    tv, code = open_tv(browser, server.url)
     phone = new_page(browser, **PHONE)
     join(phone, f"{server.url}/join/{code}", "<img src=x>")
     expect(tv.locator("#player-list .name")).to_have_text("<img src=x>")
@@ -182,7 +154,7 @@ def test_names_are_shown_escaped(browser: Any, server: LiveServer) -> None:
 
 
 def test_rename_from_the_phone_with_a_collision(browser: Any, server: LiveServer) -> None:
-    tv, code = open_tv(browser, server)
+    tv, code = open_tv(browser, server.url)
     url = f"{server.url}/join/{code}"
     ana, bob = new_page(browser, **PHONE), new_page(browser, **PHONE)
     join(ana, url, "Ana")
@@ -198,7 +170,7 @@ def test_rename_from_the_phone_with_a_collision(browser: Any, server: LiveServer
 
 
 def test_bots_play_a_whole_game_on_the_real_server(browser: Any, server: LiveServer) -> None:
-    tv, _ = open_tv(browser, server)
+    tv, _ = open_tv(browser, server.url)
     tv.click("[data-game=tally]")
     set_setting(tv, "target", 5)
     tv.click("#start")  # nobody joined: two bots play, moved by the server's background task

@@ -19,8 +19,6 @@ from engine.campaign.questions import (
     ChoiceQuestion,
     NumericQuestion,
     builtin_questions,
-    choice_to_json,
-    numeric_to_json,
     parse_content,
 )
 from engine.core import (
@@ -749,8 +747,3 @@ class CampaignGame(Game):
     def step(self, state: CampaignState) -> int:
         """Changes whenever the phase changes (an answer alone does not)."""
         return state.step
-
-    def content_to_json(self, state: CampaignState) -> dict[str, Any]:
-        """The decks of a state, in the logged form."""
-        return {"numeric": [numeric_to_json(q) for q in state.numeric],
-                "choice": [choice_to_json(q) for q in state.choice]}

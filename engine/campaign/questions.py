@@ -1,8 +1,9 @@
 """Questions as the Short Campaign uses them, and a generated built-in set for demos, bots and tests.
 
 A game's questions are fixed when it starts (``CampaignGame.prepare``) and logged with the start, so a replay asks
-exactly the same ones. Question packs (issue [4]) will feed this same shape; until then the built-in set below
-is generated from templates in English, Persian and Romanian, with answers computed, never typed.
+exactly the same ones. In a room they come from question packs (``CampaignGame.prepare`` with a supply); the set
+below, generated from templates in English, Persian and Romanian with answers computed, serves simulations,
+benchmarks and engine tests.
 """
 
 from __future__ import annotations
@@ -81,16 +82,6 @@ def parse_content(content: Any) -> tuple[tuple[NumericQuestion, ...], tuple[Choi
     if not numeric or not choice:
         raise InvalidSettings("a Short Campaign needs numeric and multiple-choice questions", "content")
     return tuple(numeric), tuple(choice)
-
-
-def numeric_to_json(q: NumericQuestion) -> dict[str, Any]:
-    """The logged form of a numeric question."""
-    return {"id": q.id, "prompt": q.prompt, "answer": q.answer, "unit": q.unit}
-
-
-def choice_to_json(q: ChoiceQuestion) -> dict[str, Any]:
-    """The logged form of a multiple-choice question."""
-    return {"id": q.id, "prompt": q.prompt, "options": list(q.options), "correct": q.correct}
 
 
 # ----- the generated built-in set -----
