@@ -78,9 +78,12 @@ def test_a_whole_campaign_through_the_real_screens(browser: Any, fast_server: Li
     while time.monotonic() < deadline:
         if tv.locator("#ranking").count():
             break
-        stage = tv.locator(".stage-line").first.inner_text(timeout=2000) if tv.locator(".stage-line").count() else ""
-        kind = "question" if tv.locator("#question.revealed").count() == 0 and tv.locator("#question").count() else (
-            "reveal" if tv.locator("#question.revealed").count() else "map")
+        # One atomic read of the page: the TV re-renders between two locator calls, so separate reads can race.
+        stage, kind = tv.evaluate("""() => {
+            const line = document.querySelector('.stage-line');
+            const q = document.querySelector('#question');
+            return [line ? line.innerText : '', !q ? 'map' : q.classList.contains('revealed') ? 'reveal' : 'question'];
+        }""")
         label = re.sub(r"\W+", "-", f"{stage}-{kind}".lower()).strip("-")
         if label not in seen_tv:
             seen_tv.add(label)
