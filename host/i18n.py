@@ -1,4 +1,6 @@
-"""One message catalog for templates and JavaScript alike: ``host/i18n/<lang>.json``.
+"""One message catalog for templates and JavaScript alike: ``host/i18n/<lang>.json``, plus one fragment per
+game, ``host/i18n/<game>.<lang>.json``, merged into it (a key defined twice is an error, so fragments cannot
+silently override each other).
 
 Keys are dotted names; values may hold ``{name}`` placeholders. The same files are embedded in every page for
 the front end, so the server and the browser translate from one source.
@@ -22,7 +24,15 @@ PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 def catalog(language: str) -> dict[str, str]:
     """The messages of one language."""
     with open(CATALOG_DIR / f"{language}.json", encoding="utf-8") as handle:
-        return json.load(handle)
+        messages: dict[str, str] = json.load(handle)
+    for fragment in sorted(CATALOG_DIR.glob(f"*.{language}.json")):
+        with open(fragment, encoding="utf-8") as handle:
+            extra = json.load(handle)
+        clash = sorted(set(extra) & set(messages))
+        if clash:
+            raise ValueError(f"{fragment.name}: keys already defined elsewhere: {', '.join(clash[:5])}")
+        messages.update(extra)
+    return messages
 
 
 def all_catalogs() -> dict[str, dict[str, str]]:

@@ -93,3 +93,15 @@ def test_player_colours_are_okabe_ito_and_come_with_shapes():
     assert colours.count("#") == 8 and "#E69F00" in colours and "#0072B2" in colours
     shapes = re.search(r"const SHAPE_KEYS = \[([^\]]+)\]", js).group(1)
     assert shapes.count('"') == 12  # six shapes
+
+
+def test_a_game_fragment_is_merged_and_may_not_redefine_a_key(tmp_path, monkeypatch):
+    import host.i18n as i18n
+
+    (tmp_path / "en.json").write_text('{"app.name": "Throneroom"}', encoding="utf-8")
+    (tmp_path / "demo.en.json").write_text('{"demo.hello": "Hello"}', encoding="utf-8")
+    monkeypatch.setattr(i18n, "CATALOG_DIR", tmp_path)
+    assert i18n.catalog.__wrapped__("en") == {"app.name": "Throneroom", "demo.hello": "Hello"}
+    (tmp_path / "other.en.json").write_text('{"app.name": "Mine"}', encoding="utf-8")
+    with pytest.raises(ValueError, match="other.en.json.*app.name"):
+        i18n.catalog.__wrapped__("en")
