@@ -27,7 +27,8 @@ def test_everything_is_served_from_the_app_itself(harness: Harness):
     response = client.get("/")
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     for asset in ("/static/socket.io.min.js", "/static/common.js", "/static/tv.js", "/static/style.css",
-                  "/player/static/phone.js", "/static/games/tally.js", "/static/socket.io.LICENSE"):
+                  "/player/static/phone.js", "/static/games/tally.js", "/static/games/campaign.css",
+                  "/static/socket.io.LICENSE"):
         assert client.get(asset).status_code == 200, asset
 
 
