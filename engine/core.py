@@ -172,7 +172,9 @@ class GameInfo:
     min_players: int
     max_players: int
     settings: tuple[SettingSpec, ...] = ()
-    teams: bool = False
+    teams: bool = False  # people pick a team in the lobby; every team is one game seat (a bot plays an empty one)
+    team_keys: tuple[str, ...] = ()  # the teams' names as catalog keys, one per game seat, when ``teams``
+    team_colours: tuple[str, ...] = ()  # the teams' colours (CSS hex), drawn with their names
     listed: bool = True
     ready: bool = True  # False while the game's TV and phone screens are still to come: the lobby says "soon"
 

@@ -11,7 +11,7 @@ from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
 from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
 from engine.hierarchy.game import HierarchyGame
-from engine.tally import TallyGame
+from engine.tally import TallyGame, TeamTallyGame
 
 GAMES: dict[str, Game] = {}
 
@@ -58,6 +58,7 @@ def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
 
 
 register(TallyGame())
+register(TeamTallyGame())
 register(BuzzGame())
 register(CampaignGame())
 register(HierarchyGame())

@@ -166,3 +166,21 @@ class TallyGame(Game):
         rest = tuple(s for s in state.order if s != state.winner)
         return Outcome((state.winner,) + rest, "outcome.reached_target", {"total": state.total})
 
+
+
+class TeamTallyGame(TallyGame):
+    """Tally played by three teams (never listed): a test of team play, where a team is one game seat that any
+    of its phones may move, and a bot moves a team no one joined."""
+
+    info = GameInfo(
+        "teamtally",
+        "game.tally.name",
+        "game.tally.blurb",
+        1,
+        12,
+        TallyGame.info.settings,
+        teams=True,
+        team_keys=("tally.team.red", "tally.team.green", "tally.team.blue"),
+        team_colours=("#D55E00", "#009E73", "#56B4E9"),
+        listed=False,
+    )

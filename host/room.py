@@ -98,26 +98,45 @@ class Seat:
     shape: int
     language: str | None = None
     kicked: bool = False
+    team: int | None = None  # the team chosen in the lobby, for games played in teams
 
     def public(self) -> dict[str, Any]:
         """What everyone may see of the seat."""
-        return {"id": self.id, "name": self.name, "role": self.role, "colour": self.colour, "shape": self.shape}
+        return {"id": self.id, "name": self.name, "role": self.role, "colour": self.colour, "shape": self.shape,
+                "team": self.team}
 
 
 @dataclass
 class SlotBinding:
-    """A game seat and who plays it: a room seat or a bot."""
+    """A game seat and who plays it: one room seat, a team of room seats, or a bot."""
 
     index: int
     name: str
     seat_id: int | None
     colour: int
     shape: int
+    team: list[int] | None = None  # in a team game, every room seat playing this game seat (seat_id: the first)
+
+    @property
+    def members(self) -> list[int]:
+        """The room seats playing this game seat."""
+        if self.team is not None:
+            return self.team
+        return [] if self.seat_id is None else [self.seat_id]
 
     @property
     def is_bot(self) -> bool:
         """Whether a bot plays this game seat."""
-        return self.seat_id is None
+        return not self.members
+
+    def drop(self, seat_id: int) -> None:
+        """A member leaves (kicked): the team plays on; a seat with no one left is a bot's."""
+        if self.team is not None:
+            if seat_id in self.team:
+                self.team.remove(seat_id)
+            self.seat_id = self.team[0] if self.team else None
+        elif self.seat_id == seat_id:
+            self.seat_id = None
 
 
 @dataclass
@@ -136,7 +155,7 @@ class GameSession:
     def slot_of(self, seat_id: int) -> int | None:
         """The game seat a room seat plays, if any."""
         for slot in self.slots:
-            if slot.seat_id == seat_id:
+            if seat_id in slot.members:
                 return slot.index
         return None
 
@@ -280,7 +299,9 @@ class Room:
             seat.name = name
             if self.session is not None:
                 for slot in self.session.slots:
-                    if slot.seat_id == seat.id:
+                    if slot.team is not None and seat.id in slot.team:
+                        slot.name = self.team_name(slot.team)
+                    elif slot.seat_id == seat.id:
                         slot.name = name
 
         return effect
@@ -303,8 +324,10 @@ class Room:
             seat.kicked = True
             if self.session is not None and not self.session.is_over:
                 for slot in self.session.slots:
-                    if slot.seat_id == seat.id:
-                        slot.seat_id = None  # a bot takes over the kicked player's game seat
+                    if seat.id in slot.members:
+                        slot.drop(seat.id)  # a bot takes over a game seat no one plays any more
+                        if slot.team is not None:
+                            slot.name = self.team_name(slot.team)
 
         return effect
 
@@ -373,6 +396,68 @@ class Room:
 
         return effect
 
+    def team_name(self, members: list[int]) -> str:
+        """How a team's game seat is named: its members' names, or "Bot" when no one plays it."""
+        names = [self.seats[m].name for m in members if m in self.seats]
+        return ", ".join(names) if names else "Bot"
+
+    def _plan_team(self, data: dict[str, Any]) -> Effect:
+        """A player picks a team (or the host moves one): in the lobby of a team game, or, for a player who is
+        in no team yet, into a running team game (a latecomer; the team's private view catches them up)."""
+        seat = self._seat(data)
+        if seat.role != "player":
+            raise RoomError("not_a_player", "spectators do not join a team", "seat")
+        if self.session is not None and not self.session.is_over:
+            info = self.session.game.info
+        elif self.session is None and self.selected_game is not None:
+            info = registry.info(self.selected_game)
+        else:
+            info = None
+        if info is None or not info.teams:
+            raise RoomError("no_teams", "the game chosen is not played in teams")
+        team = data.get("team")
+        if self.session is None and team is None:
+            def leave() -> None:
+                seat.team = None
+            return leave
+        if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < len(info.team_keys):
+            raise RoomError("invalid_team", f"team must be a number from 0 to {len(info.team_keys) - 1}", "team")
+        session = self.session
+        if session is None:
+            def choose() -> None:
+                seat.team = team
+            return choose
+        if session.slot_of(seat.id) is not None:
+            raise RoomError("already_in_team", "you already play in this game; a team is kept until it ends", "team")
+        slot = session.slots[team]
+
+        def enlist() -> None:
+            seat.team = team
+            slot.team = [*(slot.team or []), seat.id]
+            slot.seat_id = slot.team[0]
+            slot.name = self.team_name(slot.team)
+
+        return enlist
+
+    def _team_slots(self, info: Any) -> tuple[list[SlotBinding], dict[int, int]]:
+        """The game seats of a team game: one per team, with its members; players without a team are put in the
+        smallest team (the lowest first on a tie). Returns the seats and those assignments."""
+        count = len(info.team_keys)
+        members: list[list[int]] = [[] for _ in range(count)]
+        assigned: dict[int, int] = {}
+        players = self.players()
+        for seat in players:
+            if seat.team is not None and 0 <= seat.team < count:
+                members[seat.team].append(seat.id)
+        for seat in players:
+            if seat.team is None or not 0 <= seat.team < count:
+                team = min(range(count), key=lambda i: (len(members[i]), i))
+                members[team].append(seat.id)
+                assigned[seat.id] = team
+        slots = [SlotBinding(i, self.team_name(m), m[0] if m else None, i % COLOURS, i % SHAPES, team=list(m))
+                 for i, m in enumerate(members)]
+        return slots, assigned
+
     def _plan_start(self, data: dict[str, Any]) -> Effect:
         self._require_lobby()
         game_id = self.selected_game
@@ -383,20 +468,26 @@ class Room:
             raise RoomError("game_unavailable", "this game is not available yet")
         info = game.info
         settings = self.game_settings(game_id)
-        humans = self.players()[: info.max_players] if not info.teams else self.players()
-        use_bots = bool(settings.get("bots", False))
-        wanted = max(len(humans), info.min_players) if use_bots else len(humans)
-        if wanted < info.min_players:
-            raise RoomError("not_enough_players",
-                            f"{info.id} needs at least {info.min_players} players (or bots for empty seats)")
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RoomError("invalid", "seed must be a whole number", "seed")
-        slots = [SlotBinding(i, s.name, s.id, s.colour, s.shape) for i, s in enumerate(humans)]
-        bot_look = iter(self._bot_looks(humans))
-        for i in range(len(humans), wanted):
-            colour, shape = next(bot_look)
-            slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
+        assigned: dict[int, int] = {}
+        if info.teams:  # every team is a game seat; a bot plays a team no one chose
+            if len(self.players()) < info.min_players:
+                raise RoomError("not_enough_players", f"{info.id} needs at least {info.min_players} players")
+            slots, assigned = self._team_slots(info)
+        else:
+            humans = self.players()[: info.max_players]
+            use_bots = bool(settings.get("bots", False))
+            wanted = max(len(humans), info.min_players) if use_bots else len(humans)
+            if wanted < info.min_players:
+                raise RoomError("not_enough_players",
+                                f"{info.id} needs at least {info.min_players} players (or bots for empty seats)")
+            slots = [SlotBinding(i, s.name, s.id, s.colour, s.shape) for i, s in enumerate(humans)]
+            bot_look = iter(self._bot_looks(humans))
+            for i in range(len(humans), wanted):
+                colour, shape = next(bot_look)
+                slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
         scale = data.get("timer_scale", self.timer_scale)  # the game keeps the timers it started with, even if the
         if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 100:  # server restarts
             scale = self.timer_scale  # with another --timer-scale
@@ -407,6 +498,8 @@ class Room:
         content = data.get("content") if isinstance(data.get("content"), dict) else {}
 
         def effect() -> None:
+            for seat_id, team in assigned.items():
+                self.seats[seat_id].team = team
             self.session = GameSession(game_id, game, state, slots, settings, seed)
             self.games_started += 1
             self.paused = False
@@ -513,6 +606,8 @@ class Room:
                 "min_players": info.min_players,
                 "max_players": info.max_players,
                 "teams": info.teams,
+                "team_keys": list(info.team_keys),
+                "team_colours": list(info.team_colours),
                 "playable": playable,
                 "settings": [s.describe() for s in info.settings],
                 "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
@@ -545,7 +640,9 @@ class Room:
             "id": session.game_id,
             "name_key": session.game.info.name_key,
             "slots": [{"index": s.index, "name": s.name, "bot": s.is_bot, "seat": s.seat_id,
-                       "colour": s.colour, "shape": s.shape} for s in session.slots],
+                       "members": s.members, "colour": s.colour, "shape": s.shape} for s in session.slots],
+            "team_keys": list(session.game.info.team_keys),
+            "team_colours": list(session.game.info.team_colours),
             "you": slot,
             "view": session.game.view(session.state, slot),
             "step": session.game.step(session.state),

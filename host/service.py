@@ -39,7 +39,7 @@ TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estima
 RTT_SAMPLES = 8
 RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
 HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "end", "lobby",
-               "kick")
+               "kick", "team")
 RESTORE_WINDOW_MS = 48 * 3600 * 1000
 AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
 
@@ -370,7 +370,7 @@ class RoomService:
             result["game"] = room.game_view(seat_id, self.game_now(room))
             if result["game"] is not None:
                 for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone
-                    slot["away"] = self.is_away(room, slot["seat"])
+                    slot["away"] = self.team_away(room, slot["members"])
             result["host"] = as_host
             result["epoch"] = self.epoch
             if room.phase == "lobby":
@@ -419,7 +419,7 @@ class RoomService:
             return
         now = self.game_now(room)
         for slot in session.slots:
-            if not slot.is_bot and not self.is_away(room, slot.seat_id):
+            if not slot.is_bot and not self.team_away(room, slot.members):
                 continue
             key = (room.code, slot.index)
             if not session.game.can_act(session.state, slot.index):
@@ -448,6 +448,10 @@ class RoomService:
         since = self.away_since.get((room.code, seat_id))
         grace = max(3000, int(AWAY_GRACE_MS * self.timer_scale))
         return since is not None and self.clock.monotonic_ms() - since >= grace
+
+    def team_away(self, room: Room, members: list[int]) -> bool:
+        """Whether every phone playing a game seat is away (one seat, or all members of a team)."""
+        return bool(members) and all(self.is_away(room, m) for m in members)
 
     def next_wakeup_ms(self) -> int:
         """How long the ticker may sleep: short while any game runs, longer otherwise."""

@@ -18,9 +18,10 @@ from host.room import RoomError
 log = logging.getLogger("throneroom.sockets")
 
 CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "skip", "end",
-            "lobby", "kick")
+            "lobby", "kick", "team")
 CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
-                  "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",)}  # only these are logged
+                  "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",),
+                  "team": ("seat", "team")}  # only these are logged
 
 
 def runtime() -> Any:

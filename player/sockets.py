@@ -45,6 +45,13 @@ class PlayerNamespace(SafeNamespace):
         runtime().service.submit(room, "seat_language", {"seat": seat_id, "language": data["language"]})
         return ok()
 
+    def on_team(self, data: Any) -> dict[str, Any]:
+        """``{team}``: pick one's team for a game played in teams (null: no preference)."""
+        data = payload_dict(data, "team")
+        room, seat_id = self._require_seat()
+        runtime().service.submit(room, "team", {"seat": seat_id, "team": data["team"]})
+        return ok()
+
     def on_action(self, data: Any) -> dict[str, Any]:
         """``{action, step?}``: a move in the running game."""
         room, seat_id = self._require_seat()

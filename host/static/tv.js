@@ -138,14 +138,29 @@
       state.locked ? h("p", {class: "locked-note"}, t("tv.locked_note")) : null);
   }
 
+  /* In the lobby of a team game each player shows their team; the host moves players with a menu. */
+  function teamTag(p) {
+    const game = state.phase === "lobby" && state.games.find((g) => g.id === state.selected_game);
+    if (!game || !game.teams) return null;
+    const colour = p.team === null ? "transparent" : game.team_colours[p.team];
+    if (!isHost) {
+      return h("span", {class: "team-tag", style: "--team: " + colour}, p.team === null ? t("tv.team_none") : t(game.team_keys[p.team]));
+    }
+    return h("select", {class: "team-tag", style: "--team: " + colour, "aria-label": t("tv.team_of", {name: p.name}),
+      onchange: (e) => control("team", {seat: p.id, team: e.target.value === "" ? null : Number(e.target.value)})},
+      h("option", {value: "", selected: p.team === null}, t("tv.team_none")),
+      game.team_keys.map((key, i) => h("option", {value: String(i), selected: p.team === i}, t(key))));
+  }
+
   function playerList() {
-    const items = state.players.map((p) => h("li", {class: p.connected ? "player" : "player away",
+    const items = state.players.map((p) => h("li", {class: (p.connected ? "player" : "player away") + (teamTag(p) ? " has-team" : ""),
       "data-seat": p.id},
       badge(p.colour, p.shape, 44),
       h("span", {class: "name", dir: "auto"}, p.name),
       p.connected ? null : h("span", {class: "away-note"}, t("tv.away")),
       isHost ? h("button", {class: "kick", "aria-label": t("tv.kick_name", {name: p.name}), title: t("tv.kick"),
-        onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) control("kick", {seat: p.id}); }}, "✕") : null));
+        onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) control("kick", {seat: p.id}); }}, "✕") : null,
+      teamTag(p)));
     const empty = state.players.length ? null : h("li", {class: "empty"},
       state.phase === "lobby" ? t("tv.no_players") : t("tv.bots_only"));
     return h("section", {class: state.players.length > 6 ? "players many" : "players"},
@@ -295,7 +310,7 @@
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(false));
-    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerList);
+    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang, state.selected_game], playerList);
     update(regions.games, "games", [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
     update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang],

@@ -108,7 +108,22 @@
   function renderKey(next) {
     const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
     return JSON.stringify([next.phase, next.paused, game, next.me, next.selected_game, next.players.length,
-      next.games.map((g) => g.name_key)]);
+      next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team])]);
+  }
+
+  /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. */
+  function teamPicker(keys, colours, membersOf, mine) {
+    return h("div", {class: "team-picker", id: "team-picker", role: "group", "aria-label": t("phone.pick_team")},
+      h("p", {class: "big-text"}, t("phone.pick_team")),
+      keys.map((key, i) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
+        "aria-pressed": mine === i ? "true" : "false", style: "--team: " + (colours[i] || "#888"),
+        onclick: async () => {
+          const answer = await request(socket, "team", {team: i});
+          if (!answer.ok) say(errorText(answer.error), true); else say("");
+        }},
+        h("span", {class: "team-swatch", "aria-hidden": "true"}),
+        h("span", {class: "team-name"}, t(key)),
+        h("span", {class: "team-members", dir: "auto"}, membersOf(i)))));
   }
 
   function redraw() {
@@ -118,9 +133,12 @@
     const game = state.game;
     if (state.phase === "lobby") {
       const selected = state.games.find((g) => g.id === state.selected_game);
+      const teams = selected && selected.teams && state.me.role === "player";
+      const names = (i) => state.players.filter((p) => p.team === i).map((p) => p.name).join(", ") || t("phone.team_empty");
       clear(screen, h("div", {class: "waiting", id: "waiting"},
         h("p", {class: "big-text"}, state.me.role === "spectator" ? t("phone.watching") : t("phone.youre_in")),
         h("p", null, selected ? t("phone.next_game", {game: t(selected.name_key)}) : t("phone.waiting_host")),
+        teams ? teamPicker(selected.team_keys, selected.team_colours, names, state.me.team) : null,
         h("p", {class: "muted"}, t("phone.players_here", {n: state.players.length}))));
       return;
     }
@@ -130,6 +148,9 @@
     else if (renderer) renderer.phone(area, game, state, act, receivedAt);
     if (game.you === null && state.phase === "playing") {
       area.prepend(h("p", {class: "muted", id: "not-playing"}, t("phone.watching_game")));
+      if (game.team_keys.length && state.me.role === "player") {  /* a latecomer may still join a team */
+        area.prepend(teamPicker(game.team_keys, game.team_colours, (i) => game.slots[i].bot ? t("tv.team_bot") : game.slots[i].name, null));
+      }
     }
     if (state.phase === "finished") {
       const place = game.outcome && game.you !== null ? game.outcome.ranking.indexOf(game.you) : -1;
