@@ -27,12 +27,21 @@ from engine.core import (
     evolve,
 )
 from engine.hierarchy import rules
-from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER
+from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER, Reason
 
 PLAYERS = 2
 HAND_SIZE = 7  # HIER-R4
 COLOURS = ("gold", "purple")  # HIER-R5, D3
 HISTORY_SHOWN = 20
+NAMES = {c.id: {"name": c.name, "bare": c.bare} for c in CARDS.values()}  # to render the explanations' cards
+
+
+class IllegalPlay(IllegalAction):
+    """A play the rules refuse; ``reason`` says why as data (its message is the reason's developer form)."""
+
+    def __init__(self, reason: Reason):
+        super().__init__(str(reason))
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -153,20 +162,24 @@ class HierarchyGame(Game):
 
     def apply(self, state: HierarchyState, seat: int, action: tuple, now_ms: int,
               timing: Timing | None = None) -> HierarchyState:
-        """The state after the seat's action; IllegalAction, with a reason a player understands, if not allowed."""
+        """The state after the seat's action; IllegalAction if not allowed (IllegalPlay, carrying the reason as
+        data, when the rules refuse a play)."""
         return self._act(state, seat, action, now_ms, timed_out=False)
 
-    def explain(self, state: HierarchyState, seat: int, card_id: str) -> str | None:
-        """Why the seat cannot play this card now, or None if it can (some copy or burn makes it legal)."""
+    def explain(self, state: HierarchyState, seat: int, card_id: str) -> Reason | None:
+        """Why the seat cannot play this card now (a ``hier.why.*`` reason), or None if it can (some copy or burn
+        makes it legal)."""
         if state.winner is not None:
-            return "the game is over"
+            return rules.why("game_over")
         if state.pending is not None:
-            return "a Surgeon return must be chosen first"
+            return rules.why("pending_return")
         if state.turn != seat:
-            return "it is not your turn"
-        if card_id not in state.hands[seat]:
-            return f"you do not hold the {rules.name(card_id)}" if card_id in CARDS else "no such card"
+            return rules.why("not_your_turn")
+        if card_id not in CARDS:
+            return rules.why("no_such_card")
         hand, line = state.hands[seat], state.line
+        if card_id not in hand:
+            return rules.why("not_held", card=rules.card_param(card_id))
         if any(p[0] == card_id for p in rules.plays(hand, line, seat)):
             return None
         copies = rules.copy_targets(line, seat) if card_id == IMPOSTOR else [None]
@@ -179,7 +192,7 @@ class HierarchyGame(Game):
         if ok:  # a burn that is not due: explain without it
             reason = rules.check(hand, line, seat, card_id, first_copy, None)[1]
         if card_id == IMPOSTOR and len(copies) > 1:
-            reason += " (and no other copy is playable either)"
+            reason = rules.why("no_other_copy", why=rules.reason_param(reason))
         return reason
 
     def _act(self, state: HierarchyState, seat: int, action: tuple, now_ms: int, timed_out: bool
@@ -201,9 +214,10 @@ class HierarchyGame(Game):
                 raise IllegalAction("return one of the Surgeon player's cards from the line, other than the Surgeon")
             entry = next(e for e in state.line if e[0] == card)
             hands, line, pending = rules.do_return(state.hands, state.line, state.pending, card)
+            message = Reason("hier.log.return", {"card": rules.entry_param(entry),
+                                                 "name": rules.seat_param(entry[1])})
             state = self._note(state, seat=seat, kind="return", card=card, owner=entry[1], timed_out=timed_out,
-                               text=f"{rules.entry_name(entry)[0].upper()}{rules.entry_name(entry)[1:]} "
-                                    f"returns to {state.names[entry[1]]}'s hand")
+                               message=message.to_json())
             state = replace(state, hands=hands, line=line, pending=pending, step=state.step + 1,
                             deadline_ms=now_ms + state.turn_ms)
             if pending is None:
@@ -219,14 +233,16 @@ class HierarchyGame(Game):
         _, card, copy, burn = action
         ok, reason = rules.check(state.hands[seat], state.line, seat, card, copy, burn)
         if not ok:
-            raise IllegalAction(reason)
+            raise IllegalPlay(reason)
         top = state.line[-1] if state.line else None
-        what = f"Impostor as the {rules.name(copy)}" if card == IMPOSTOR else rules.name(card)
-        text = f"{what} on {rules.entry_name(top)}: {reason}" if top else f"{what} opens the line"
+        message = reason.with_params(card=rules.card_param(card, copy))  # hier.log.opens / higher / ability / burn
+        if top is not None:
+            message = message.with_params(top=rules.entry_param(top, bare=True))
         hands, line, pending = rules.do_play(state.hands, state.line, seat, card, copy, burn)
         burned = state.burned + (((burn, seat),) if burn is not None else ())
         state = self._note(state, seat=seat, kind="play", card=card, copy=copy, burn=burn,
-                           on=None if top is None else rules.ident(top), timed_out=timed_out, text=text)
+                           on=None if top is None else rules.ident(top), timed_out=timed_out,
+                           message=message.to_json())
         state = replace(state, hands=hands, line=line, burned=burned, pending=pending, step=state.step + 1,
                         deadline_ms=now_ms + state.turn_ms)
         if pending is not None:
@@ -238,9 +254,10 @@ class HierarchyGame(Game):
         seat = state.turn
         if rules.has_play(state.hands[seat], state.line, seat):
             return replace(state, deadline_ms=now_ms + state.turn_ms)
-        why = "no cards left" if not state.hands[seat] else "no legal play"
-        state = self._note(state, seat=seat, kind="lost", reason=why,
-                           text=f"{state.names[seat]} cannot play ({why}): {state.names[1 - seat]} wins")
+        why, key = ("no_cards", "hier.log.lost_no_cards") if not state.hands[seat] else \
+            ("no_play", "hier.log.lost_no_play")
+        message = Reason(key, {"name": rules.seat_param(seat), "winner": rules.seat_param(1 - seat)})
+        state = self._note(state, seat=seat, kind="lost", reason=why, message=message.to_json())
         return replace(state, winner=1 - seat, deadline_ms=None, step=state.step + 1)
 
     def _note(self, state: HierarchyState, **entry: Any) -> HierarchyState:
@@ -284,13 +301,14 @@ class HierarchyGame(Game):
                 "surgeon_player": state.pending[2], "options": rules.return_options(state.line, state.pending)},
             "history": [{k: v for k, v in h.items()} for h in state.history[-HISTORY_SHOWN:]],
             "winner": state.winner,
+            "names": NAMES,
         }
         if seat is not None:
             result["you"] = seat
             result["legal"] = [self.action_to_json(a) for a in self.legal_actions(state, seat)]
             if state.actor == seat and state.pending is None:
-                result["blocked"] = {c: self.explain(state, seat, c) for c in state.hands[seat]
-                                     if self.explain(state, seat, c) is not None}
+                reasons = {c: self.explain(state, seat, c) for c in state.hands[seat]}
+                result["blocked"] = {c: r.to_json() for c, r in reasons.items() if r is not None}
         return result
 
     @staticmethod

@@ -14,7 +14,7 @@ A position is made of:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ class Card:
     starts: bool
     name: dict[str, str]
     text: dict[str, str]
+    bare: dict[str, str]  # the name without its article where a language has such a form (Romanian "Cavaler")
 
     @property
     def en(self) -> str:
@@ -71,7 +72,8 @@ def load_cards(path: Path | None = None) -> dict[str, Card]:
             condition=condition.get("kind"), condition_cards=tuple(condition.get("cards", ())),
             condition_number=condition.get("number"),
             restriction=restriction.get("kind"), restriction_number=restriction.get("number"),
-            starts=bool(raw.get("starts")), name=dict(raw["name"]), text=dict(raw["text"]))
+            starts=bool(raw.get("starts")), name=dict(raw["name"]), text=dict(raw["text"]),
+            bare=dict(raw.get("bare", {})))
         if card.id in cards:
             raise ValueError(f"card {card.id} twice")
         for kind, known in ((card.ability, ABILITIES), (card.condition, CONDITIONS),
@@ -81,6 +83,8 @@ def load_cards(path: Path | None = None) -> dict[str, Card]:
         for lang in ("en", "fa", "ro"):
             if not card.name.get(lang) or not card.text.get(lang):
                 raise ValueError(f"card {card.id}: no {lang} name or text")
+        if not set(card.bare) <= {"en", "fa", "ro"} or not all(card.bare.values()):
+            raise ValueError(f"card {card.id}: a bare name must be a non-empty en, fa or ro name")
         cards[card.id] = card
     if len(cards) != 14 or [c.id for c in cards.values() if c.starts] != [IMPOSTOR] or cards[IMPOSTOR].number is not None:
         raise ValueError("Hierarchy needs 14 cards and the Impostor, numbered ?, as the one that starts")
@@ -97,7 +101,7 @@ INDEX = {c: i for i, c in enumerate(ORDER)}
 
 
 def name(card: str) -> str:
-    """A card's English name."""
+    """A card's English name (for logs and the simulator; players see names in their own language)."""
     return CARDS[card].en
 
 
@@ -106,11 +110,85 @@ def ident(entry: tuple[str, int, str | None]) -> str:
     return entry[2] if entry[0] == IMPOSTOR else entry[0]
 
 
-def entry_name(entry: tuple[str, int, str | None]) -> str:
-    """"the Dragon", or "the Impostor (as the Dragon)"."""
-    if entry[0] == IMPOSTOR:
-        return f"the Impostor (as the {name(entry[2])})"
-    return f"the {name(entry[0])}"
+# ----- explanations as data -----
+
+
+@dataclass(frozen=True)
+class Reason:
+    """An explanation as data: an i18n key (host/i18n/hierarchy.<lang>.json) and its params.
+
+    A param is a number, a card (``card_param``), a list of cards (``cards_param``), a seat (``seat_param``) or a
+    nested reason (``reason_param``); the pages render cards by their names in the page's language, numbers in its
+    digits and seats by the players' names.
+    """
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The form carried in views and history: ``{"key": ..., "params": {...}}``."""
+        return {"key": self.key, "params": dict(self.params)}
+
+    def with_params(self, **params: Any) -> Reason:
+        """The same key with more params."""
+        return Reason(self.key, {**self.params, **params})
+
+    def __str__(self) -> str:
+        """A compact developer form for logs and IllegalAction messages: ``hier.why.x card=king number=13``."""
+        return " ".join([self.key, *(f"{k}={_param_text(v)}" for k, v in self.params.items())])
+
+
+def _param_text(value: Any) -> str:
+    if isinstance(value, dict):
+        if "card" in value:
+            return value["card"] + (f"={value['copy']}" if value.get("copy") else "")
+        if "cards" in value:
+            return f" {value['join']} ".join(value["cards"])
+        if "seat" in value:
+            return f"seat{value['seat']}"
+        if "reason" in value:
+            reason = value["reason"]
+            return "(" + str(Reason(reason["key"], reason["params"])) + ")"
+    return str(value)
+
+
+def why(name: str, **params: Any) -> Reason:
+    """A reason a play is not allowed: the key ``hier.why.<name>``."""
+    return Reason("hier.why." + name, params)
+
+
+def card_param(card: str, copy: str | None = None, bare: bool = False) -> dict[str, Any]:
+    """A card as a param: ``{"card": id}``, with ``"copy"`` for an Impostor that copies a card (HIER-D9) and
+    ``"form": "bare"`` where a language needs the name without its article (Romanian after "pe" and "de")."""
+    param: dict[str, Any] = {"card": card}
+    if card == IMPOSTOR and copy is not None:
+        param["copy"] = copy
+    if bare:
+        param["form"] = "bare"
+    return param
+
+
+def entry_param(entry: tuple[str, int, str | None], bare: bool = False) -> dict[str, Any]:
+    """A line card as a param, the Impostor with its copy."""
+    return card_param(entry[0], entry[2], bare)
+
+
+def cards_param(cards: tuple[str, ...], join: str, bare: bool = False) -> dict[str, Any]:
+    """Several cards as one param, joined by ``hier.join.and`` or ``hier.join.or``."""
+    param: dict[str, Any] = {"cards": list(cards), "join": join}
+    if bare:
+        param["form"] = "bare"
+    return param
+
+
+def seat_param(seat: int) -> dict[str, int]:
+    """A player as a param, shown by the name in their seat."""
+    return {"seat": seat}
+
+
+def reason_param(reason: Reason) -> dict[str, Any]:
+    """A reason inside another one."""
+    return {"reason": reason.to_json()}
 
 
 def line_count(line: tuple) -> int:
@@ -129,61 +207,62 @@ def copy_targets(line: tuple, seat: int) -> list[str]:
 
 
 def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | None = None,
-          burn: str | None = None) -> tuple[bool, str]:
-    """(True, why it is allowed) or (False, why not), the checks in HIER-D2's order."""
+          burn: str | None = None) -> tuple[bool, Reason]:
+    """(True, why it is allowed) or (False, why not), the checks in HIER-D2's order.
+
+    A refusal is a complete ``hier.why.*`` reason. An allowance is one of ``hier.log.opens``, ``hier.log.higher``,
+    ``hier.log.ability`` or ``hier.log.burn``, whose ``card`` and ``top`` params the engine adds when it writes
+    the play into the history.
+    """
     if card not in hand:
-        return False, f"you do not hold the {name(card)}"
+        return False, why("not_held", card=card_param(card))
     top = line[-1] if line else None
     top_id = ident(top) if top is not None else None
     silenced = top_id is not None and CARDS[top_id].restriction == "silence"  # HIER-R26, D11
     if card == IMPOSTOR:
         if silenced:
-            return False, (f"the {name(top_id)} on top: the Impostor has no number in hand, so it cannot be played")
+            return False, why("silenced_impostor", top=entry_param(top))
+        targets = copy_targets(line, seat)
+        if not targets:
+            return False, why("nothing_to_copy")
         if copy is None:
-            return False, "the Impostor must copy an opponent's card in the line"
-        if copy not in copy_targets(line, seat):
-            if not copy_targets(line, seat):
-                return False, "the Impostor needs an opponent's card in the line to copy"
-            return False, f"the Impostor can only copy an opponent's card in the line, and the {name(copy)} is not one"
-        as_ = f"the Impostor as the {name(copy)}"
+            return False, why("must_copy")
+        if copy not in targets:
+            return False, why("not_copyable", card=card_param(copy))
     elif copy is not None:
-        return False, "only the Impostor copies a card"
-    else:
-        as_ = f"the {name(card)}"
+        return False, why("only_impostor_copies")
+    as_ = card_param(card, copy)
     played = CARDS[copy if card == IMPOSTOR else card]
     if burn is not None and (burn == card or burn not in hand):
-        return False, "burn one other card from your own hand"
+        return False, why("burn_own")
     # (1) the new card's condition, unless the Sorcerer silences it
     if not silenced and played.condition is not None:
         if played.condition == "line_count_at_most" and line_count(line) > played.condition_number:
-            return False, (f"{as_} needs {played.condition_number} or fewer cards in the line "
-                           f"(there are {line_count(line)}; the Tower counts as two)")
+            return False, why("line_too_long", card=as_, limit=played.condition_number, count=line_count(line))
         if played.condition == "only_on" and top_id not in played.condition_cards:
-            return False, f"{as_} can only be played on " + " or ".join(f"the {name(c)}" for c in played.condition_cards)
+            return False, why("only_on", card=as_, cards=cards_param(played.condition_cards, "or", bare=True))
         if played.condition == "needs_in_line" and not all(in_line(line, c) for c in played.condition_cards):
-            return False, f"{as_} needs " + " and ".join(f"the {name(c)}" for c in played.condition_cards) + " in the line"
+            return False, why("needs_in_line", card=as_, cards=cards_param(played.condition_cards, "and"))
     if top is None:
         if burn is not None:
-            return False, "no burn: the Tower burns a card only when it is played on a higher card"
-        return True, "opens the line"
+            return False, why("no_burn")
+        return True, Reason("hier.log.opens")
     number = played.number
     top_number = CARDS[top_id].line_number
-    top_name = entry_name(top)
     # (2) the top card's restriction always wins (HIER-R15)
     restriction = CARDS[top_id].restriction
     if restriction == "odd_only" and number % 2 == 0:
-        return False, f"{top_name} on top: only odd-numbered cards may be played ({as_} is {number})"
+        return False, why("odd_only", top=entry_param(top), card=as_, number=number)
     if restriction == "lower_than" and not number < CARDS[top_id].restriction_number:
-        return False, (f"{top_name} on top: the next card must be lower than {CARDS[top_id].restriction_number} "
-                       f"({as_} is {number})")
+        return False, why("lower_than", top=entry_param(top), limit=CARDS[top_id].restriction_number, card=as_,
+                          number=number)
     # (3) a higher number, or an unsuppressed ability or condition naming this top card
     if number > top_number:
         if burn is not None:
-            return False, "no burn: the Tower burns a card only when it is played on a higher card"
-        return True, f"higher number ({number} > {top_number})"
+            return False, why("no_burn")
+        return True, Reason("hier.log.higher", {"number": number, "top_number": top_number})
     if silenced:
-        return False, f"{top_name} on top: only numbers count, and {as_} ({number}) is not higher than {top_number}"
-    by = f"allowed by the {played.en}"
+        return False, why("silenced", top=entry_param(top), card=as_, number=number, top_number=top_number)
     ability = played.ability
     allowed = False
     if played.condition == "only_on" and top_id in played.condition_cards:
@@ -191,8 +270,7 @@ def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | 
     elif ability == "play_on_except":
         allowed = top_id not in played.ability_cards
         if not allowed:
-            return False, f"{as_} can be played on any card except " + " and ".join(
-                f"the {name(c)}" for c in played.ability_cards)
+            return False, why("except", card=as_, cards=cards_param(played.ability_cards, "and", bare=True))
     elif ability == "play_on_odd":
         allowed = top_number % 2 == 1
     elif ability == "play_on_names":
@@ -204,14 +282,14 @@ def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | 
     elif ability == "burn_for_higher" and top_number > number:  # HIER-D10
         if burn is None:
             if len(hand) < 2:
-                return False, f"{as_} is your last card, so it cannot be played on a higher card (nothing to burn)"
-            return False, f"{as_} on a higher card: burn one other card from your hand"
-        return True, f"allowed by the {played.en}, burning the {name(burn)}"
+                return False, why("last_card", card=as_)
+            return False, why("needs_burn", card=as_)
+        return True, Reason("hier.log.burn", {"by": card_param(played.id, bare=True), "burn": card_param(burn)})
     if allowed:
         if burn is not None:
-            return False, "no burn: the Tower burns a card only when it is played on a higher card"
-        return True, by
-    return False, f"{as_} ({number}) is not higher than {top_name} ({top_number}), and no ability allows it"
+            return False, why("no_burn")
+        return True, Reason("hier.log.ability", {"by": card_param(played.id, bare=True)})
+    return False, why("not_higher", card=as_, number=number, top=entry_param(top), top_number=top_number)
 
 
 def plays(hand: tuple[str, ...], line: tuple, seat: int) -> list[tuple[str, str | None, str | None]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Context, IllegalAction, Slot
-from engine.hierarchy.game import HierarchyGame, HierarchyState, replace
-from engine.hierarchy.rules import ORDER, sort_hand
+from engine.hierarchy.game import HierarchyGame, HierarchyState, IllegalPlay, replace
+from engine.hierarchy.rules import CARDS, ORDER, Reason, sort_hand
 
 GAME = HierarchyGame()
 SEATS = {"a": 0, "b": 1}
@@ -63,13 +63,49 @@ def can(state: HierarchyState, card: str, **extra: str) -> bool:
     return True
 
 
-def refusal(state: HierarchyState, card: str, **extra: str) -> str:
-    """The message of the IllegalAction refusing this play (fails if it is allowed)."""
+def refusal(state: HierarchyState, card: str, **extra: str) -> Reason:
+    """The reason of the IllegalPlay refusing this play (fails if it is allowed, or refused for another cause)."""
     try:
         play(state, card, **extra)
-    except IllegalAction as error:
-        return error.message
+    except IllegalPlay as error:
+        assert error.message == str(error.reason)  # the developer form, for logs
+        return error.reason
     raise AssertionError(f"{card} {extra} was allowed")
+
+
+def render(message: Reason | dict[str, Any], lang: str = "en", names: tuple[str, ...] = ("Ann", "Bob")) -> str:
+    """An explanation as a page shows it, through the catalogs: the same steps as host/static/games/hierarchy.js
+    (cards by name, the bare form where asked, Persian digits, player names, nested reasons, a capital first)."""
+    from host.i18n import translate
+
+    def card_name(card: str, form: str | None) -> str:
+        return (CARDS[card].bare.get(lang) if form == "bare" else None) or CARDS[card].name[lang]
+
+    def phrase(param: dict[str, Any]) -> str:
+        if param.get("copy"):
+            return translate(lang, "hier.ref.copy", name=card_name(param["copy"], "bare"))
+        return translate(lang, "hier.ref.card", name=card_name(param["card"], param.get("form")))
+
+    def value(param: Any) -> Any:
+        if not isinstance(param, dict):
+            return param
+        if "card" in param:
+            return phrase(param)
+        if "cards" in param:
+            texts = [phrase({"card": c, "form": param.get("form")}) for c in param["cards"]]
+            text = texts[0]
+            for other in texts[1:]:
+                text = translate(lang, "hier.join." + param["join"], a=text, b=other)
+            return text
+        if "seat" in param:
+            return names[param["seat"]]
+        return sentence(param["reason"])
+
+    def sentence(reason: dict[str, Any]) -> str:
+        return translate(lang, reason["key"], **{k: value(v) for k, v in reason["params"].items()})
+
+    text = sentence(message.to_json() if isinstance(message, Reason) else message)
+    return text[:1].upper() + text[1:]
 
 
 def plays(state: HierarchyState) -> set[str]:

@@ -11,13 +11,20 @@ import pytest
 from engine.core import IllegalAction, InvalidAction
 from engine.hierarchy import rules
 from engine.hierarchy.game import HierarchyGame, replace
-from tests.hierarchy.fixtures import GAME, can, give_back, line_ids, play, plays, pos, refusal, start
+from engine.hierarchy.rules import Reason, card_param, cards_param, why
+from tests.hierarchy.fixtures import GAME, can, give_back, line_ids, play, plays, pos, refusal, render, start
+
+
+def c(card: str, copy: str | None = None, bare: bool = False) -> dict:
+    """A card param, short."""
+    return card_param(card, copy, bare)
+
 
 # ----- the cards and the deal -----
 
 
 def test_the_fourteen_cards_come_from_the_data_file():
-    # HIER-D1 HIER-R1 HIER-R22
+    # HIER-D1 HIER-R1 HIER-R22 HIER-A10 (one Impostor, numbered ?) HIER-A13 (the Tower is royal)
     data = json.loads((Path(rules.__file__).with_name("cards.json")).read_text(encoding="utf-8"))
     numbers = {c["id"]: c["number"] for c in data["cards"]}
     assert numbers == {"impostor": "?", "assassin": 1, "leper": 2, "peasant": 3, "tower": 4, "surgeon": 5,
@@ -37,6 +44,11 @@ def test_a_bad_card_file_is_refused(tmp_path):
     bad.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ValueError, match="unknown kind"):
         rules.load_cards(bad)
+    data["cards"][1]["ability"]["kind"] = "play_on_except"
+    data["cards"][1]["bare"] = {"de": "Attentäter"}  # a bare name (Romanian "Asasin") only for a known language
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match="bare name"):
+        rules.load_cards(bad)
 
 
 def test_deal_seven_each_and_the_impostor_holder_starts():
@@ -53,7 +65,8 @@ def test_deal_seven_each_and_the_impostor_holder_starts():
 
 
 def test_everything_is_public_in_every_view():
-    # HIER-D7 HIER-R7
+    # HIER-D7 HIER-R7 HIER-A11 (a hand is the cards face up in front of a player)
+    # HIER-R6 HIER-A8: each card shows its owner's colour, in the line and in the burned pile too
     state = play(pos("knight prince", "dragon assassin", "a:tower b:dragon", burned="king"), "knight")
     views = [GAME.view(state, s) for s in (None, 0, 1)]
     for view in views:
@@ -61,7 +74,12 @@ def test_everything_is_public_in_every_view():
         assert [c["id"] for c in view["players"][1]["hand"]] == ["assassin", "dragon"]
         assert [(c["card"], c["owner"]) for c in view["line"]] == [("tower", 0), ("dragon", 1), ("knight", 0)]
         assert view["line_count"] == 4 and view["burned"][0]["card"] == "king" and view["turn"] == 1
-        assert view["history"][-1]["text"] == "Knight on the Dragon: allowed by the Knight"
+        assert [p["colour"] for p in view["players"]] == list(state.colours)
+        assert [e["colour"] for e in view["line"]] == [state.colours[o] for o in (0, 1, 0)]
+        assert view["burned"][0]["colour"] == state.colours[0]
+        assert view["history"][-1]["message"] == {
+            "key": "hier.log.ability", "params": {"by": c("knight", bare=True), "card": c("knight"),
+                                                  "top": c("dragon", bare=True)}}
     strip = [{k: v for k, v in view.items() if k not in ("you", "legal", "blocked")} for view in views]
     assert strip[0] == strip[1] == strip[2]
     assert views[2]["legal"] == [{"play": "assassin"}, {"play": "dragon"}] and views[2]["blocked"] == {}
@@ -77,13 +95,13 @@ def test_the_seed_examples():
     # HIER-R18: the Knight on the Dragon, by its ability (6 < 9)
     state = play(pos("knight", "king", "b:dragon"), "knight")
     assert line_ids(state)[-1] == "knight"
-    assert state.history[-1]["text"] == "Knight on the Dragon: allowed by the Knight"
+    assert render(state.history[-1]["message"]) == "The Knight on the Dragon: allowed by the Knight"
     # HIER-R19: the Sorcerer not on the Usurper
     assert refusal(pos("sorcerer", "king", "b:usurper"), "sorcerer") == \
-        "the Usurper on top: the next card must be lower than 7 (the Sorcerer is 8)"
+        why("lower_than", top=c("usurper"), limit=7, card=c("sorcerer"), number=8)
     # HIER-R20 HIER-R27: the High Priest only on the Queen or the King
     assert refusal(pos("high_priest", "king", "b:dragon"), "high_priest") == \
-        "the High Priest can only be played on the Queen or the King"
+        why("only_on", card=c("high_priest"), cards=cards_param(("queen", "king"), "or", bare=True))
     assert can(pos("high_priest", "x", "b:queen"), "high_priest")
     assert can(pos("high_priest", "x", "b:king"), "high_priest")
     # HIER-R23: the Peasant and the Knight can never be played on each other
@@ -95,7 +113,7 @@ def test_higher_number_is_strict_and_lower_needs_an_ability():
     # HIER-R14 HIER-D2 HIER-A3: strict comparison; the Usurper cannot go on the Peasant (7 = 7)
     assert can(pos("king", "x", "b:queen"), "king")
     assert refusal(pos("queen", "x", "a:prince b:king"), "queen") == \
-        "the Queen (12) is not higher than the King (13), and no ability allows it"
+        why("not_higher", card=c("queen"), number=12, top=c("king"), top_number=13)
     assert not can(pos("usurper", "x", "b:peasant"), "usurper")
     assert can(pos("usurper", "x", "b:surgeon"), "usurper")  # lower, by number
 
@@ -105,25 +123,25 @@ def test_condition_is_checked_first_then_the_top_card_then_the_number():
     long_line = "a:tower b:assassin a:peasant b:surgeon a:knight b:usurper"  # 7 cards, the Tower as two
     state = pos("prince", "x", "b:leper " + long_line.replace("b:assassin ", ""))
     assert rules.line_count(state.line) == 7
-    assert "on top: the next card must be lower than 7" in refusal(state, "prince")  # condition met, restriction
+    assert refusal(state, "prince").key == "hier.why.lower_than"  # condition met, then the restriction
     state = pos("prince", "x", "a:sorcerer b:leper " + long_line)
-    assert "needs 7 or fewer cards in the line (there are 9" in refusal(state, "prince")
+    assert refusal(state, "prince") == why("line_too_long", card=c("prince"), limit=7, count=9)
 
 
 def test_empty_line_only_conditions_apply():
     # HIER-D2 HIER-A5: on an empty line any card without a failing condition opens it
     state = pos("assassin high_priest queen prince impostor", "king")
     assert plays(state) == {"assassin", "prince"}
-    assert refusal(state, "high_priest") == "the High Priest can only be played on the Queen or the King"
-    assert refusal(state, "queen") == "the Queen needs the Prince in the line"
-    assert refusal(state, "impostor", copy="king") == "the Impostor needs an opponent's card in the line to copy"
+    assert refusal(state, "high_priest").key == "hier.why.only_on"
+    assert refusal(state, "queen") == why("needs_in_line", card=c("queen"), cards=cards_param(("prince",), "and"))
+    assert refusal(state, "impostor", copy="king") == why("nothing_to_copy")
+    assert refusal(state, "impostor") == why("nothing_to_copy")
 
 
 def test_top_card_restriction_wins_over_the_new_cards_ability():
     # HIER-R15 HIER-D2: the Tower's burn ability cannot beat the Leper's odd-only rule
     state = pos("tower king", "x", "b:leper")
-    assert refusal(state, "tower", burn="king") == \
-        "the Leper on top: only odd-numbered cards may be played (the Tower is 4)"
+    assert refusal(state, "tower", burn="king") == why("odd_only", top=c("leper"), card=c("tower"), number=4)
     # the Knight's ability names the Dragon, but a Usurper on top is not a Dragon; fine. Under the Usurper the
     # Assassin (1) may go by its ability, the Knight (6) is lower than 7 but neither higher nor allowed
     state = pos("assassin knight", "x", "b:usurper")
@@ -147,7 +165,7 @@ def test_assassin_on_anything_but_the_leper_and_the_tower():
         expected = top != "sorcerer"  # the Sorcerer silences the ability (HIER-R26)
         assert can(pos("assassin", "x", f"a:prince b:{top}"), "assassin") == expected, top
     assert refusal(pos("assassin", "x", "b:leper"), "assassin") == \
-        "the Assassin can be played on any card except the Leper and the Tower"
+        why("except", card=c("assassin"), cards=cards_param(("leper", "tower"), "and", bare=True))
     assert not can(pos("assassin", "x", "b:tower"), "assassin")
     assert not can(pos("assassin", "x", "a:tower b:impostor=tower"), "assassin")
 
@@ -162,7 +180,7 @@ def test_leper_on_odd_cards_and_only_odd_cards_on_it():
 
 
 def test_peasant_is_played_as_three_and_counts_seven_in_the_line():
-    # HIER-D1 Peasant HIER-R23 HIER-D9
+    # HIER-D1 Peasant HIER-R23 HIER-D9 HIER-A7 (the seed's "Lion" is the line: 7 whatever card is below it)
     assert can(pos("peasant", "x", "b:leper"), "peasant")  # 3 > 2 and odd
     assert not can(pos("peasant", "x", "b:tower"), "peasant")  # played as 3, not 7
     state = pos("usurper sorcerer knight", "x", "b:peasant")
@@ -187,10 +205,9 @@ def replace_turn(state, *hand):
 def test_tower_on_lower_cards_or_on_higher_ones_by_burning():
     # HIER-D1 Tower HIER-R24 HIER-D10 HIER-A6 HIER-A14
     assert can(pos("tower king", "x", "b:assassin"), "tower")
-    assert refusal(pos("tower king", "x", "b:assassin"), "tower", burn="king") == \
-        "no burn: the Tower burns a card only when it is played on a higher card"
+    assert refusal(pos("tower king", "x", "b:assassin"), "tower", burn="king") == why("no_burn")
     state = pos("tower king assassin", "x", "b:dragon")
-    assert refusal(state, "tower") == "the Tower on a higher card: burn one other card from your hand"
+    assert refusal(state, "tower") == why("needs_burn", card=c("tower"))
     assert {a for a in GAME.legal_actions(state, 0)} == {("play", "tower", None, "king"),
                                                           ("play", "tower", None, "assassin"),
                                                           ("play", "assassin", None, None),
@@ -200,10 +217,10 @@ def test_tower_on_lower_cards_or_on_higher_ones_by_burning():
     burned = GAME.view(after, None)["burned"]
     assert [{k: b[k] for k in ("card", "owner", "colour")} for b in burned] == [{"card": "king", "owner": 0, "colour": after.colours[0]}]
     assert burned[0]["name"]["en"] == "King"
-    assert refusal(state, "tower", burn="tower") == "burn one other card from your own hand"
-    assert refusal(state, "tower", burn="queen") == "burn one other card from your own hand"
+    assert refusal(state, "tower", burn="tower") == why("burn_own")
+    assert refusal(state, "tower", burn="queen") == why("burn_own")
     # the last card cannot be played on a higher card
-    assert "last card" in refusal(pos("tower", "x", "b:dragon"), "tower")
+    assert refusal(pos("tower", "x", "b:dragon"), "tower") == why("last_card", card=c("tower"))
     # counts as two cards in the line, wherever it is (HIER-D5)
     assert rules.line_count(pos("", "", "a:tower b:dragon a:king").line) == 4
 
@@ -214,11 +231,11 @@ def test_line_count_counts_cards_now_in_the_line_tower_as_two():
     assert rules.line_count(seven.line) == 7 and can(seven, "prince")
     eight = pos("prince", "x", "a:tower b:assassin a:leper a:peasant b:surgeon a:knight b:dragon")
     assert rules.line_count(eight.line) == 8
-    assert refusal(eight, "prince") == ("the Prince needs 7 or fewer cards in the line "
-                                        "(there are 8; the Tower counts as two)")
+    assert refusal(eight, "prince") == why("line_too_long", card=c("prince"), limit=7, count=8)
     # HIER-R28: the Impostor cannot copy the Prince in a long line
     eight_b = pos("impostor", "x", "b:prince a:tower b:assassin a:leper b:peasant b:surgeon a:knight b:dragon")
-    assert "needs 7 or fewer" in refusal(eight_b, "impostor", copy="prince")
+    assert refusal(eight_b, "impostor", copy="prince") == \
+        why("line_too_long", card=c("impostor", "prince"), limit=7, count=9)
 
 
 def test_surgeon_two_returns_each_player_choosing():
@@ -271,9 +288,8 @@ def test_sorcerer_silences_hand_text_and_conditions():
                 "b:tower a:assassin b:leper a:peasant b:surgeon a:usurper b:sorcerer")
     assert rules.line_count(state.line) > 7
     assert plays(state) == {"dragon", "prince", "high_priest", "queen", "king"}  # by number, conditions ignored
-    assert refusal(state, "impostor", copy="usurper") == \
-        "the Sorcerer on top: the Impostor has no number in hand, so it cannot be played"
-    assert "only numbers count" in refusal(state, "knight")
+    assert refusal(state, "impostor", copy="usurper") == why("silenced_impostor", top=c("sorcerer"))
+    assert refusal(state, "knight") == why("silenced", top=c("sorcerer"), card=c("knight"), number=6, top_number=8)
     # only while it is the top card (HIER-A4): under a King, the High Priest works again
     assert can(pos("high_priest", "x", "b:sorcerer b:king"), "high_priest")
 
@@ -287,7 +303,7 @@ def test_dragon_on_royal_cards():
 
 def test_queen_needs_the_prince_in_the_line():
     # HIER-D1 Queen HIER-D9: an Impostor copying the Prince counts
-    assert refusal(pos("queen", "x", "b:dragon"), "queen") == "the Queen needs the Prince in the line"
+    assert refusal(pos("queen", "x", "b:dragon"), "queen").key == "hier.why.needs_in_line"
     assert can(pos("queen", "x", "b:prince b:dragon"), "queen")
     assert can(pos("queen", "x", "b:prince a:impostor=prince b:dragon"), "queen")
     assert can(pos("queen", "prince", "b:dragon a:impostor=prince", turn="a"), "queen")  # the Prince was returned
@@ -308,15 +324,16 @@ def test_impostor_copies_an_opponent_card_in_the_line_with_its_conditions_and_co
     state = pos("impostor king", "x", "b:tower a:assassin b:dragon")
     assert {a for a in GAME.legal_actions(state, 0) if a[1] == "impostor"} == {
         ("play", "impostor", "tower", "king")}  # only a copied Tower, paying the burn
-    assert refusal(state, "impostor", copy="tower") == \
-        "the Impostor as the Tower on a higher card: burn one other card from your hand"
-    assert refusal(state, "impostor", copy="assassin") == \
-        "the Impostor can only copy an opponent's card in the line, and the Assassin is not one"
-    assert refusal(state, "impostor") == "the Impostor must copy an opponent's card in the line"
+    assert refusal(state, "impostor", copy="tower") == why("needs_burn", card=c("impostor", "tower"))
+    assert refusal(state, "impostor", copy="assassin") == why("not_copyable", card=c("assassin"))
+    assert refusal(state, "impostor") == why("must_copy")
     after = play(state, "impostor", copy="tower", burn="king")
     assert after.line[-1] == ("impostor", 0, "tower") and rules.line_count(after.line) == 6
-    assert after.history[-2]["text"] == \
-        "Impostor as the Tower on the Dragon: allowed by the Tower, burning the King"
+    assert after.history[-2]["message"] == Reason("hier.log.burn", {
+        "by": c("tower", bare=True), "burn": c("king"), "card": c("impostor", "tower"),
+        "top": c("dragon", bare=True)}).to_json()
+    assert render(after.history[-2]["message"]) == \
+        "The Impostor as the Tower on the Dragon: allowed by the Tower, burning the King"
     # HIER-R28: a copied Tower goes on anything but the Leper
     assert not can(pos("impostor king", "x", "b:tower a:king b:leper"), "impostor", copy="tower", burn="king")
     # the copy is judged as the copied card under the top card: a copied Knight is 6 (even) under the Leper
@@ -360,14 +377,15 @@ def test_turns_alternate_and_there_is_no_passing():
 
 
 def test_a_player_without_a_legal_play_loses_at_the_start_of_the_turn():
-    # HIER-R21 HIER-D4 HIER-A15
+    # HIER-R21 HIER-D4 HIER-A15 HIER-A1 (the winner is decided by R21 alone)
     state = play(pos("king assassin", "queen peasant", "b:dragon"), "king")
     assert state.winner == 0 and GAME.outcome(state).ranking == (0, 1)  # the Queen needs the Prince; 3 < 13
     assert state.history[-1]["kind"] == "lost" and GAME.deadline(state) is None
     state = play(pos("king", "leper", "b:dragon"), "king")
     assert state.winner is None  # the Leper goes on the odd King
     state = play(state, "leper")
-    assert state.winner == 1 and state.history[-1]["reason"] == "no cards left"
+    assert state.winner == 1 and state.history[-1]["reason"] == "no_cards"
+    assert render(state.history[-1]["message"]) == "Ann cannot play (no cards left): Bob wins"
     with pytest.raises(IllegalAction, match="game is over"):
         GAME.apply(state, 0, ("play", "king", None, None), 0)
 
@@ -395,12 +413,13 @@ def test_apply_never_mutates_its_input():
 def test_explain_gives_the_reason_or_none():
     # HIER-D2 (for the phone)
     state = pos("impostor tower knight king", "x", "b:usurper")
-    assert GAME.explain(state, 0, "knight") == \
-        "the Knight (6) is not higher than the Usurper (7), and no ability allows it"
+    assert GAME.explain(state, 0, "knight") == why("not_higher", card=c("knight"), number=6, top=c("usurper"),
+                                                   top_number=7)
     assert GAME.explain(state, 0, "tower") is None  # by burning
-    assert GAME.explain(state, 0, "king") == "the Usurper on top: the next card must be lower than 7 (the King is 13)"
-    assert GAME.explain(state, 0, "impostor") is not None and "Usurper" in GAME.explain(state, 0, "impostor")
-    assert GAME.explain(state, 1, "king") == "it is not your turn"
+    assert GAME.explain(state, 0, "king") == why("lower_than", top=c("usurper"), limit=7, card=c("king"), number=13)
+    assert GAME.explain(state, 0, "impostor") == why("lower_than", top=c("usurper"), limit=7,
+                                                     card=c("impostor", "usurper"), number=7)
+    assert GAME.explain(state, 1, "king") == why("not_your_turn")
     assert GAME.explain(pos("tower king", "x", "b:assassin"), 0, "tower") is None
 
 
