@@ -145,6 +145,7 @@ def draw_into(t: Table, lane: int, location: int) -> None:
         t.note(kind="draw", lane=lane + 1, card=card, location=LOCATIONS[location])
     else:
         t.lanes[lane] = None  # AVIG-D2: both empty, the lane stays empty
+        t.note(kind="empty", lane=lane + 1)
 
 
 def move(t: Table, lane: int, step: int) -> None:
@@ -154,12 +155,12 @@ def move(t: Table, lane: int, step: int) -> None:
     new = loc + step
     if 0 <= new < len(LOCATIONS):
         t.lanes[lane] = (card, new)
-        t.note(kind="move", lane=lane + 1, card=card, location=LOCATIONS[new])
+        t.note(kind="move", lane=lane + 1, card=card, location=LOCATIONS[new], **{"from": LOCATIONS[loc]})
         return
     role = ROME if new > 0 else AVIGNON
     t.conclaves[role].append(card)
     t.lanes[lane] = None
-    t.note(kind="conclave", lane=lane + 1, card=card, role=ROLE_NAMES[role])
+    t.note(kind="conclave", lane=lane + 1, card=card, role=ROLE_NAMES[role], **{"from": LOCATIONS[loc]})
     check_win(t)
     if t.winner is None:
         draw_into(t, lane, GENOA)
@@ -170,7 +171,7 @@ def banish(t: Table, lane: int) -> None:
     card, loc = t.lanes[lane]
     t.discard.append(card)
     t.lanes[lane] = None
-    t.note(kind="banish", lane=lane + 1, card=card)
+    t.note(kind="banish", lane=lane + 1, card=card, location=LOCATIONS[loc])
     draw_into(t, lane, loc)
 
 
@@ -239,7 +240,8 @@ def _noble_options(t, lane, role):
 def _noble(t, lane, role, target, direction):
     (a, la), (b, lb) = t.lanes[lane], t.lanes[target]
     t.lanes[lane], t.lanes[target] = (a, lb), (b, la)
-    t.note(kind="swap", lane=lane + 1, target=target + 1)
+    t.note(kind="swap", lane=lane + 1, target=target + 1, card=a, other=b, location=LOCATIONS[lb],
+           other_location=LOCATIONS[la])
     check_win(t)
 
 
@@ -298,6 +300,22 @@ def resolve(t: Table, role: int, action: tuple) -> None:
         PETITIONS[PETITION_OF[card]][1](t, i, role, None if target is None else target - 1, direction)
 
 
+def public_effects(t: Table) -> list[dict[str, Any]]:
+    """What the moves noted on a scratch board did, as a player may be told before choosing: every move, swap,
+    arrival in a conclave and discard, a draw only by its lane and place (the card is secret, AVIG-D6), and the win
+    if one follows."""
+    result: list[dict[str, Any]] = []
+    for event in t.events or ():
+        kind = event["kind"]
+        if kind == "draw":
+            result.append({"kind": "draw", "lane": event["lane"], "location": event["location"]})
+        elif kind in ("move", "conclave", "banish", "swap", "reshuffle", "empty"):
+            result.append(dict(event))
+    if t.winner is not None:
+        result.append({"kind": "win", "role": ROLE_NAMES[t.winner], "reason": t.reason})
+    return result
+
+
 # ----- the game state -----
 
 
@@ -346,19 +364,29 @@ class AvignonState:
 replace = evolve  # the shared fast replace of engine.core
 
 
+# Why a turn is refused: the code turn_ok returns, and the message an illegal action carries (the phone shows the
+# translated "avig.why.<code>" instead, from the view's "removed" list).
+REFUSALS = {
+    "undo": ("that would exactly undo your opponent's last turn (every lane and both conclaves back as they were "
+             "before it); you may undo part of it, not all of it"),
+    "repeat": "that would bring back a position that has already occurred twice; choose another move",
+    "repeat_banish": ("that Banish could bring back a position that has already occurred twice (whatever card is "
+                      "drawn must not allow it); choose another move"),
+}
+
+
 def turn_ok(state: AvignonState, t: Table, banished: bool, banish_lane: int | None) -> str:
-    """Why a turn ending on this board is refused ("" when it is allowed). ``banish_lane``: the lane (index) of a
-    Banish that was the turn's last action, whose draw the player could not know."""
+    """Why a turn ending on this board is refused, as a code of REFUSALS ("" when it is allowed). ``banish_lane``:
+    the lane (index) of a Banish that was the turn's last action, whose draw the player could not know."""
     pos = t.position()
     # AVIG-D4, R13, R14: no undoing the opponent's previous turn; a turn with a Banish never counts as an undo.
     if not banished and state.prev_start is not None and pos == state.prev_start:
-        return ("that would exactly undo your opponent's last turn (every lane and both conclaves back as they "
-                "were before it); you may undo part of it, not all of it")
+        return "undo"
     # AVIG-D9: no position (board, conclaves, player to move) a third time.
     nxt = 1 - state.to_move
     if banish_lane is None:
         if state.seen.get((pos, nxt), 0) >= 2:
-            return "that would bring back a position that has already occurred twice; choose another move"
+            return "repeat"
         return ""
     # A Banish ending the turn draws a secret card: refused if any card it could draw (the unseen ones, public as a
     # set) would bring back a position that has occurred twice, so the draw itself never decides legality.
@@ -367,8 +395,7 @@ def turn_ok(state: AvignonState, t: Table, banished: bool, banish_lane: int | No
     for c in set(t.deck) | {card}:
         maybe = lanes[:banish_lane] + ((c, loc),) + lanes[banish_lane + 1:]
         if state.seen.get(((maybe, conclaves), nxt), 0) >= 2:
-            return ("that Banish could bring back a position that has already occurred twice (whatever card is "
-                    "drawn must not allow it); choose another move")
+            return "repeat_banish"
     return ""
 
 
@@ -453,24 +480,73 @@ class AvignonGame(Game):
     def _legal(self, state: AvignonState) -> list[tuple]:
         t = state.table()
         role = state.to_move
-        actions = basic_actions(t, role, state.used)
-        last = len(state.used) + 1 >= state.allowed
         result = []
-        for action in actions:
+        for action in basic_actions(t, role, state.used):
             work = t.copy()
             resolve(work, role, action)
-            banished = state.banished or action[0] == "banish"
-            if work.winner is not None:
-                result.append(action)
-            elif last:
-                if not self._refusal(state, work, action, banished):
-                    result.append(action)
-            elif self._seconds(state, work, (action[0],), banished, first=True) \
-                    or not self._refusal(state, work, action, banished):
-                # a first action is legal if a second can complete the turn, or if none can and the turn may end
-                # after it (AVIG-D3: only one legal action type left)
+            if not self._verdict(state, work, action)[0]:
                 result.append(action)
         return result
+
+    def _verdict(self, state: AvignonState, work: Table, action: tuple) -> tuple[str, bool]:
+        """(why the turn-level rules refuse this basic action, "" if they allow it; whether it ends the turn), with
+        ``work`` the board after it (AVIG-D3, D4, D9). Refusals: the codes of REFUSALS, or "dead_end" for a first
+        action after which no second action completes an allowed turn and the turn may not end either."""
+        banished = state.banished or action[0] == "banish"
+        if work.winner is not None:
+            return "", True  # AVIG-D5: a win ends the game at once, whatever the board looks like
+        if len(state.used) + 1 >= state.allowed:
+            return self._refusal(state, work, action, banished), True
+        if self._seconds(state, work, (action[0],), banished, first=True):
+            return "", False
+        # no second action completes an allowed turn: the turn ends after this one if that turn is allowed (AVIG-D3:
+        # only one legal action type left)
+        return ("dead_end" if self._refusal(state, work, action, banished) else ""), True
+
+    def _dead_end_rule(self, state: AvignonState, work: Table, action: tuple) -> str:
+        """Which rule closes every way to finish the turn after this first action: "undo" (AVIG-D4), "repeat" (D9) or
+        "both"."""
+        role = state.to_move
+        banished = state.banished or action[0] == "banish"
+        codes = {self._refusal(state, work, action, banished)}
+        for second in basic_actions(work, role, (action[0],)):
+            end = work.copy()
+            resolve(end, role, second)
+            if end.winner is None:
+                codes.add(self._refusal(state, end, second, banished or second[0] == "banish"))
+        codes.discard("")
+        kinds = {"undo" if c == "undo" else "repeat" for c in codes}
+        return kinds.pop() if len(kinds) == 1 else "both"
+
+    def choices(self, state: AvignonState) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """For the player to move: each legal action with what it would do and whether it ends the turn, and each
+        action the basic rules allow but the turn-level rules remove (AVIG-D4 no undo, AVIG-D9 no third repetition),
+        with the reason as an i18n key and its parameters. Effects never name a card drawn from the deck (AVIG-D6).
+        """
+        if state.winner is not None:
+            return [], []
+        t = state.table()
+        role = state.to_move
+        plans: list[dict[str, Any]] = []
+        removed: list[dict[str, Any]] = []
+        for action in basic_actions(t, role, state.used):
+            work = t.copy()
+            work.events = []
+            resolve(work, role, action)
+            effects = public_effects(work)
+            why, ends = self._verdict(state, work, action)
+            payload = self.action_to_json(action)
+            if not why:
+                plans.append({"action": payload, "ends_turn": ends, "effects": effects})
+                continue
+            params = {"opponent": ROLE_NAMES[1 - role]}
+            key = f"avig.why.{why}"
+            if why == "dead_end":
+                rule = self._dead_end_rule(state, work, action)
+                params["rule"] = rule
+                key = f"avig.why.dead_end_{rule}"
+            removed.append({"action": payload, "reason": why, "key": key, "params": params, "effects": effects})
+        return plans, removed
 
     @staticmethod
     def _refusal(state: AvignonState, work: Table, action: tuple, banished: bool) -> str:
@@ -545,11 +621,11 @@ class AvignonGame(Game):
             # AVIG-D3: no legal action type left, the turn ends after one action (if that turn is itself allowed)
             why = self._refusal(state, t, action, banished)
             if why:
-                raise IllegalAction(why)
+                raise IllegalAction(REFUSALS[why])
             return self._end_turn(after, now_ms)
         why = self._refusal(state, t, action, banished)
         if why:
-            raise IllegalAction(why)
+            raise IllegalAction(REFUSALS[why])
         return self._end_turn(self._frozen(state, t, used=used, banished=banished, history=history), now_ms)
 
     def _check_petition(self, t: Table, role: int, action: tuple) -> None:
@@ -637,12 +713,18 @@ class AvignonGame(Game):
             "winner": None if state.winner is None else state.seat_of[state.winner],
             "reason": state.reason or None,
             "history": list(state.history[-HISTORY_SHOWN:]),
+            "classes": list(CLASSES),  # a card's class by its number (the card data is public)
+            "texts": [CARDS[c]["text"] for c in range(len(CARDS))],  # each card's petition, to read (AVIG-A11)
         }
         if seat is not None:
             role = state.role_of(seat)
             result["you"] = seat
             result["role"] = None if role is None else ROLE_NAMES[role]
-            result["legal"] = [self.action_to_json(a) for a in self.legal_actions(state, seat)]
+            mine = role is not None and role == state.to_move and state.winner is None
+            plans, removed = self.choices(state) if mine else ([], [])
+            result["legal"] = [p["action"] for p in plans]
+            result["plans"] = plans  # per legal action: what it does, whether it ends the turn
+            result["removed"] = removed  # what the no-undo and repetition rules take away, and why (AVIG-D4, D9)
         return result
 
     def step(self, state: AvignonState) -> int:

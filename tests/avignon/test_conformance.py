@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 from engine.avignon import bots
 from engine.avignon.game import ROME, replace
@@ -134,21 +133,20 @@ def test_strong_bot_takes_a_win_in_one():
     assert act(state, GAME.action_to_json(action)).winner == ROME
 
 
-def test_strong_bot_decides_within_the_node_cap_and_fast():
-    slowest, most = 0.0, 0
+def test_strong_bot_decides_within_the_node_cap():
+    """The search is bounded by a node count, not by the clock, so its speed is a benchmark figure (the simulator
+    prints the slowest decision), never an assertion here."""
+    most = 0
     for seed in range(2):
         state = start(seed)
         for _ in range(40):
             if state.winner is not None:
                 break
-            began = time.perf_counter()
             action = bots.choose_strong(GAME, state, Rng(seed))
-            slowest = max(slowest, time.perf_counter() - began)
             most = max(most, bots.choose_strong.last_nodes)
             assert bots.choose_strong.last_nodes <= bots.NODE_CAP
             state = GAME.apply(state, state.seat_of[state.to_move], action, 0)
     assert most > 100  # the search really ran
-    assert slowest < 1.0
 
 
 def test_strong_beats_random():

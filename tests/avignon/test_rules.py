@@ -110,8 +110,8 @@ def test_banish_with_empty_deck_reshuffles_the_discards():
 
 
 def test_scoring_past_rome_and_past_avignon_with_a_new_card_at_genoa():
-    # AVIG-R15, AVIG-R16, AVIG-D2, AVIG-A5: past Rome to Rome's conclave, past Avignon to Avignon's, a new card at
-    # Genoa in the same lane
+    # AVIG-R15, AVIG-R16, AVIG-D2, AVIG-A5, AVIG-A1 (each player sits at their city's end): past Rome to Rome's
+    # conclave, past Avignon to Avignon's, a new card at Genoa in the same lane
     state = board("M4 A0 B2 K2 N2", deck="nPpa")
     after = act(state, pull(1), push(2))  # Rome pulls past Rome, then pushes lane 2 past Avignon
     assert conclave(after, ROME) == "M" and conclave(after, AVIGNON) == "A"

@@ -1,99 +1,331 @@
 /* Avignon 1378 on the TV (five lanes across five places from Avignon to Rome, both conclaves, the deck and the
- * discards, whose turn and what just happened) and on the phone (action type, then character, then the petition's
- * extra choice, then confirm; only legal choices are offered). Views come from engine/avignon/game.py; the deck's
- * order is never in them. */
+ * discards, whose turn, each action animated and explained in words) and on the phone (action type, then character,
+ * then the petition's extra choice, then a Confirm / Change step that says what will happen; only legal choices are
+ * offered, and the choices the no-undo and repetition rules remove are listed with the reason). Views come from
+ * engine/avignon/game.py; the deck's order is never in them, and neither is a card a preview would draw.
+ *
+ * Animation: the module keeps the previous view; when a new one arrives, every card whose place changed (a lane's
+ * cell, a conclave, the top of the discard pile, or the deck for a drawn card) gets --dx/--dy (from its old place to
+ * its new one, measured on the new board) and a class whose CSS keyframes slide it home with transform/opacity only.
+ * With prefers-reduced-motion the cards do not move: they only get a static outline (a-changed). */
 "use strict";
 
 TR.games.avignon = (() => {
-  const {t, h, badge, digits} = TR;
+  const {t, h, badge, digits, localized} = TR;
   const slotOf = (game, seat) => game.slots[seat];
   const PLACES = ["avignon", "nice", "genoa", "florence", "rome"];
+  const ROLES = ["avignon", "rome"];
+  const MAX_STEPS_ANIMATED = 3;  /* a longer jump (a reconnect) is shown as it is, without motion */
+
+  const cls = (c) => t("avig.class." + c);
+  const place = (p) => t("avig.place." + p);
+  const other = (role) => (role === "rome" ? "avignon" : "rome");
+  const isolate = (text) => "\u2068" + text + "\u2069";  /* a player's name keeps its own direction inside a sentence */
+  const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
   function who(game, seat, size) {
     const slot = slotOf(game, seat);
     return h("span", {class: "who"}, badge(slot.colour, slot.shape, size || 28), h("span", {dir: "auto"}, slot.name));
   }
 
-  const cls = (c) => t("avig.class." + c);
-
-  function token(card) {
-    return h("span", {class: "a-token a-" + card.class, "data-class": card.class}, cls(card.class));
+  function token(card, extra) {
+    return h("span", Object.assign({class: "a-token a-" + card.class, "data-card": card.card, "data-class": card.class}, extra || {}),
+      h("span", {class: "a-token-name"}, cls(card.class)));
   }
 
-  function board(game, view, highlight) {
-    const rows = view.lanes.map((lane) => h("div", {class: "a-lane" + (highlight === lane.lane ? " lit" : ""), "data-lane": lane.lane},
+  /* ----- words: what an action is and what it does ----- */
+
+  /* One effect of an action (an event of the engine's history or of a preview) in words; ``acted`` is the card the
+   * action named, called "it" in its own effects. */
+  function effectText(view, e, myRole, acted) {
+    const card = e.card === undefined ? "" : cls(view.classes[e.card]);
+    const it = acted !== undefined && e.card === acted;
+    switch (e.kind) {
+      case "move": return t(it ? "avig.fx.it_move" : "avig.fx.move", {card, lane: e.lane, from: place(e.from), to: place(e.location)});
+      case "conclave": return t(it ? "avig.fx.it_conclave" : "avig.fx.conclave", {card, lane: e.lane, place: place(e.role)});
+      case "draw": return e.card === undefined ? t("avig.fx.draw_secret", {lane: e.lane, place: place(e.location)})
+        : t("avig.fx.draw", {card, lane: e.lane, place: place(e.location)});
+      case "banish": return t(it ? "avig.fx.it_banish" : "avig.fx.banish", {card, lane: e.lane});
+      case "swap": return t("avig.fx.swap", {card, lane: e.lane, other: cls(view.classes[e.other]), target: e.target,
+        to: place(e.location), other_to: place(e.other_location)});
+      case "reshuffle": return t("avig.fx.reshuffle");
+      case "empty": return t("avig.fx.empty", {lane: e.lane});
+      case "win": return myRole ? (e.role === myRole ? t("avig.fx.you_win") : t("avig.fx.they_win")) : null;
+      default: return null;
+    }
+  }
+
+  function effectsText(view, effects, myRole, acted) {
+    return effects.map((e) => effectText(view, e, myRole, acted)).filter(Boolean).join(t("avig.sep"));
+  }
+
+  /* The words for an action: prefix "say" (the TV, past tense, with the player's name) or "do" (the phone). */
+  function actionText(prefix, a, role, card, extra) {
+    const params = Object.assign({card: cls(card), lane: a.lane}, extra || {});
+    if (a.action === "pull") return t(`avig.${prefix}.pull`, Object.assign(params, {place: place(role)}));
+    if (a.action === "push") return t(`avig.${prefix}.push`, Object.assign(params, {place: place(other(role))}));
+    if (a.action === "banish") return t(`avig.${prefix}.banish`, params);
+    if (a.direction) return t(`avig.${prefix}.petition_toward`, Object.assign(params, {target: a.target, place: place(a.direction)}));
+    if (a.target) return t(`avig.${prefix}.petition_target`, Object.assign(params, {target: a.target}));
+    return t(`avig.${prefix}.petition`, params);
+  }
+
+  /* The history as actions, each with the events it caused (the first entries may have lost their action). */
+  function actionsOf(view) {
+    const groups = [];
+    let current = null;
+    for (const e of view.history) {
+      if (e.kind === "action") { current = {action: e, events: []}; groups.push(current); }
+      else if (current && e.kind !== "over") current.events.push(e);
+    }
+    return groups;
+  }
+
+  /* The card an action acted on (its number), from the events it caused. */
+  function actedCard(group) {
+    const a = group.action;
+    const e = group.events.find((x) => (x.kind === "petition" || x.kind === "move" || x.kind === "conclave" || x.kind === "banish")
+      && x.lane === a.lane && x.card !== undefined);
+    return e ? e.card : undefined;
+  }
+
+  function explain(game, view, group) {
+    const a = group.action;
+    const card = actedCard(group);
+    if (card === undefined) return null;
+    const name = t("avig.name_side", {name: isolate(slotOf(game, a.seat).name), place: place(a.role)});
+    const what = actionText("say", a, a.role, view.classes[card], {name}) + (a.timeout ? " " + t("avig.say.timeout") : "");
+    const effects = effectsText(view, group.events, null, card);
+    return effects ? t("avig.explain", {what, effects}) : what;
+  }
+
+  /* The last turn in words: its earlier action (muted) and its last one. */
+  function lastTurn(game, view) {
+    const groups = actionsOf(view);
+    if (!groups.length) return null;
+    const last = groups[groups.length - 1];
+    const before = groups.length > 1 && groups[groups.length - 2].action.seat === last.action.seat ? groups[groups.length - 2] : null;
+    const card = actedCard(last);
+    return h("div", {class: "a-explain", id: "a-explain", "aria-live": "polite"},
+      before ? h("p", {class: "a-earlier"}, explain(game, view, before)) : null,
+      h("p", {class: "a-last", id: "a-last"}, explain(game, view, last)),
+      last.action.action === "petition" && card !== undefined ? petitionText(view, card) : null);
+  }
+
+  /* A card's petition as printed on it (the card data's text, in the page's language). */
+  function petitionText(view, card) {
+    return h("p", {class: "a-petition-text"}, t("avig.petition_text", {card: cls(view.classes[card]), text: localized(view.texts[card])}));
+  }
+
+  /* ----- the board ----- */
+
+  function lastLanes(view) {
+    const groups = actionsOf(view);
+    if (!groups.length) return new Set();
+    const a = groups[groups.length - 1].action;
+    return new Set([a.lane, a.target].filter(Boolean));
+  }
+
+  function board(game, view, options) {
+    const opts = options || {};
+    const lit = opts.lit || new Set();
+    const rows = view.lanes.map((lane) => h("div", {class: "a-lane" + (lit.has(lane.lane) ? " lit" : "") + (opts.pick === lane.lane ? " picked" : ""),
+      "data-lane-row": lane.lane},
       h("span", {class: "a-lane-no"}, digits(lane.lane)),
-      PLACES.map((place, i) => h("span", {class: "a-cell" + (i === 0 || i === 4 ? " end" : "")},
+      PLACES.map((p, i) => h("span", {class: "a-cell" + (i === 0 || i === 4 ? " end" : "") + (opts.dest && opts.dest.has(lane.lane + "-" + i) ? " a-dest" : ""),
+        "data-cell": lane.lane + "-" + i},
         lane.card !== null && lane.location === i ? token(lane) : null))));
-    const conclave = (role) => h("div", {class: "a-conclave", id: "a-conclave-" + role},
-      h("p", {class: "a-conclave-title"}, who(game, view.roles[role], 26), " · ", t("avig.place." + role)),
-      h("div", {class: "a-conclave-cards"}, view.conclaves[role].map(token)));
+    const conclave = (role) => h("div", {class: "a-conclave a-conclave-" + role, id: "a-conclave-" + role},
+      h("p", {class: "a-conclave-title"}, who(game, view.roles[role], 26), h("span", {class: "a-conclave-place"}, place(role))),
+      h("p", {class: "a-conclave-count"}, digits(view.conclaves[role].length) + " / " + digits(3)),
+      h("div", {class: "a-conclave-cards"}, view.conclaves[role].map((c) => token(c))));
+    const topDiscard = view.discard.length ? view.discard[view.discard.length - 1] : null;
+    const piles = h("div", {class: "a-piles"},
+      h("div", {class: "a-pile a-deck-pile", id: "a-deck-pile"}, h("span", {class: "a-card-back"}), h("span", null, t("avig.deck", {n: view.deck_count}))),
+      h("div", {class: "a-pile a-discard-pile", id: "a-discard-pile"},
+        topDiscard ? token(topDiscard) : h("span", {class: "a-card-empty"}), h("span", null, t("avig.discard", {n: view.discard.length}))));
     return h("div", {class: "a-board", dir: "ltr"},
       conclave("avignon"),
       h("div", {class: "a-grid"}, h("div", {class: "a-head"}, h("span", {class: "a-lane-no"}),
-        PLACES.map((p) => h("span", {class: "a-place"}, t("avig.place." + p)))), rows),
+        PLACES.map((p) => h("span", {class: "a-place" + (p === "avignon" || p === "rome" ? " end" : "")}, place(p)))), rows, piles),
       conclave("rome"));
   }
 
-  function lastAction(game, view) {
-    const last = [...view.history].reverse().find((e) => e.kind === "action");
-    if (!last) return null;
-    const lane = view.lanes.find((l) => l.lane === last.lane);
-    return h("p", {class: "h-last", id: "a-last"}, t("avig.did." + last.action,
-      {name: slotOf(game, last.seat).name, lane: digits(last.lane)}));
+  /* ----- animation: diff the previous view against the new one ----- */
+
+  let previous = null;  /* {id, step, view} of the last board drawn on this page */
+
+  function placesOf(view) {
+    const at = new Map();
+    for (const lane of view.lanes) if (lane.card !== null) at.set(lane.card, {at: "cell", lane: lane.lane, loc: lane.location});
+    for (const role of ROLES) for (const c of view.conclaves[role]) at.set(c.card, {at: "conclave", role});
+    if (view.discard.length) at.set(view.discard[view.discard.length - 1].card, {at: "discard"});
+    return at;
   }
+
+  /* What moved between two views: [{card, kind: slide|score|discard|draw, from: "lane-loc" or "deck"}]. */
+  function changes(before, after) {
+    const was = placesOf(before);
+    const moves = [];
+    for (const [card, now] of placesOf(after)) {
+      const old = was.get(card);
+      const fromCell = old && old.at === "cell" ? old.lane + "-" + old.loc : null;
+      if (now.at === "cell") {
+        if (fromCell && fromCell !== now.lane + "-" + now.loc) moves.push({card, kind: "slide", from: fromCell});
+        else if (!fromCell) moves.push({card, kind: "draw", from: "deck"});
+      } else if (fromCell) {
+        moves.push({card, kind: now.at === "conclave" ? "score" : "discard", from: fromCell});
+      }
+    }
+    return moves;
+  }
+
+  function animate(root, game, view) {
+    const id = JSON.stringify([view.names, view.roles]);
+    const before = previous && previous.id === id && game.step > previous.step && game.step - previous.step <= MAX_STEPS_ANIMATED
+      ? previous.view : null;
+    if (!previous || previous.id !== id || game.step !== previous.step) previous = {id, step: game.step, view};
+    if (!before) return;
+    const moves = changes(before, view);
+    if (!moves.length) return;
+    const still = reducedMotion();
+    const run = () => {
+      if (!root.isConnected) return;
+      for (const m of moves) {
+        const el = root.querySelector(`.a-board [data-card="${m.card}"]`);
+        const from = m.from === "deck" ? root.querySelector(".a-deck-pile .a-card-back") : root.querySelector(`[data-cell="${m.from}"]`);
+        if (!el || !from) continue;
+        if (still) { el.classList.add("a-changed"); continue; }
+        const a = from.getBoundingClientRect();
+        const b = el.getBoundingClientRect();
+        el.style.setProperty("--dx", Math.round(a.left + a.width / 2 - (b.left + b.width / 2)) + "px");
+        el.style.setProperty("--dy", Math.round(a.top + a.height / 2 - (b.top + b.height / 2)) + "px");
+        el.classList.add("a-anim", "a-" + m.kind);
+      }
+    };
+    /* the new board is in the page once the caller has swapped it in (synchronously, after this returns) */
+    queueMicrotask(() => (root.isConnected ? run() : requestAnimationFrame(run)));
+  }
+
+  /* ----- the TV ----- */
 
   function tv(el, game) {
     const view = game.view;
     const status = view.winner !== null
       ? h("p", {class: "banner", id: "a-winner"}, who(game, view.winner, 40), " ", t("avig.wins"), " · ",
         t("outcome.avignon." + view.reason))
-      : h("p", {class: "banner"}, who(game, view.to_move, 36), " · ", t("avig.place." + view.to_move_role), " · ",
+      : h("p", {class: "banner"}, who(game, view.to_move, 36), " · ", place(view.to_move_role), " · ",
         t("avig.actions_left", {n: view.actions_allowed - view.used.length}), h("span", {class: "banner-time", "data-countdown": ""}));
-    el.append(h("div", {class: "a-tv"}, status, board(game, view), lastAction(game, view),
-      h("p", {class: "muted"}, t("avig.deck", {n: view.deck_count}), " · ", t("avig.discard", {n: view.discard.length}))));
+    const root = h("div", {class: "a-tv" + (view.winner !== null ? " over" : "")}, status, board(game, view, {lit: lastLanes(view)}), lastTurn(game, view));
+    el.append(root);
+    animate(root, game, view);
   }
 
-  let pick = {step: null, action: null, lane: null};
+  /* ----- the phone ----- */
+
+  let pick = {step: null, action: null, lane: null, option: null};
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
   function phone(el, game, state, act) {
     const view = game.view;
-    if (pick.step !== game.step) pick = {step: game.step, action: null, lane: null};
+    if (pick.step !== game.step) pick = {step: game.step, action: null, lane: null, option: null};
     const legal = view.legal || [];
-    el.append(h("div", {class: "a-phone"}, h("p", {class: "muted"}, t("avig.you_are", {place: t("avig.place." + view.role)})),
-      board(game, view, pick.lane), lastAction(game, view)));
+    const plans = view.plans || [];
+    const removed = view.removed || [];
+    const myRole = view.role;
+    const laneOf = (n) => view.lanes.find((l) => l.lane === n);
+    const cardAt = (n) => laneOf(n).card;
+    const doText = (a) => actionText("do", a, myRole, laneOf(a.lane).class);
+    const whyText = (r) => t(r.key, {what: doText(r.action), opponent: place(r.params.opponent)});
+    const removedItem = (r) => h("p", {class: "a-removed", "data-removed": r.action.action + "-" + r.action.lane, role: "note"},
+      h("span", {class: "a-removed-mark", "aria-hidden": "true"}, "⊘"), h("span", null, whyText(r)));
+    const redraw = () => {
+      el.replaceChildren();
+      phone(el, game, state, act);
+      const panel = el.querySelector("#a-choices");
+      if (panel && panel.scrollIntoView) panel.scrollIntoView({block: "nearest"});
+    };
+
+    const top = h("p", {class: "a-me muted"}, t("avig.you_are", {place: myRole ? place(myRole) : "—"}));
+    const chosen = pick.option && plans.find((p) => same(p.action, pick.option));
+    const dest = new Set(chosen ? chosen.effects.filter((e) => e.kind === "move" || e.kind === "swap").flatMap((e) => e.kind === "swap"
+      ? [e.lane + "-" + PLACES.indexOf(e.location), e.target + "-" + PLACES.indexOf(e.other_location)] : [e.lane + "-" + PLACES.indexOf(e.location)]) : []);
+    const root = h("div", {class: "a-phone"}, top, board(game, view, {lit: lastLanes(view), pick: pick.lane, dest}), lastTurn(game, view));
+    el.append(root);
+    animate(root, game, view);
     if (view.winner !== null) return;
     if (!legal.length) {
-      el.append(h("p", {class: "big-text", id: "a-waiting"}, t("hier.waiting", {name: slotOf(game, view.to_move).name})));
+      el.append(h("p", {class: "a-waiting big-text", id: "a-waiting"}, t("avig.waiting", {name: isolate(slotOf(game, view.to_move).name)})));
       return;
     }
-    const redraw = () => { el.replaceChildren(); phone(el, game, state, act); };
-    const types = [...new Set(legal.map((a) => a.action))];
-    const step = h("div", {class: "h-choices", id: "a-choices"});
-    el.append(h("p", {class: "big-text"}, t("hier.your_turn"), " · ", t("avig.actions_left", {n: view.actions_allowed - view.used.length})),
-      h("p", {class: "countdown small", "data-countdown": ""}), step);
+    const panel = h("div", {class: "a-choices", id: "a-choices"});
+    el.append(panel);
+    const left = view.actions_allowed - view.used.length;
+    panel.append(h("p", {class: "a-turn"}, h("strong", null, t("avig.your_turn")), " · ", t("avig.actions_left", {n: left}),
+      h("span", {class: "a-countdown", "data-countdown": ""})));
+    if (view.used.length) panel.append(h("p", {class: "muted a-used"}, t("avig.used", {actions: view.used.map((u) => t("avig.action." + u)).join(t("avig.list_sep"))})));
+
+    /* 1. the action type */
     if (!pick.action) {
-      step.append(h("p", null, t("avig.choose_action")), ...types.map((type) => h("button", {class: "big", "data-action": type,
-        onclick: () => { pick.action = type; redraw(); }}, t("avig.action." + type))));
+      const types = ["pull", "push", "banish", "petition"].filter((k) => legal.some((a) => a.action === k) || removed.some((r) => r.action.action === k));
+      panel.append(h("p", {class: "a-step"}, t("avig.choose_action")), ...types.map((type) => {
+        const open = legal.some((a) => a.action === type);
+        return h("button", {class: "big" + (open ? "" : " ruled-out"), "data-action": type, "aria-describedby": open ? null : "a-ruled-" + type,
+          onclick: () => { pick.action = type; redraw(); }},
+        t("avig.action." + type), open ? null : h("span", {class: "a-ruled", id: "a-ruled-" + type}, t("avig.ruled_out")));
+      }));
       return;
     }
-    const forAction = legal.filter((a) => a.action === pick.action);
+    const ofType = plans.filter((p) => p.action.action === pick.action);
+    const removedOfType = removed.filter((r) => r.action.action === pick.action);
+    const back = (fn) => h("button", {class: "a-back", id: "a-back", onclick: () => { fn(); redraw(); }}, t("avig.back"));
+
+    /* 2. the character */
     if (!pick.lane) {
-      const lanes = [...new Set(forAction.map((a) => a.lane))];
-      step.append(h("p", null, t("avig.choose_card")), ...lanes.map((n) => {
-        const lane = view.lanes.find((l) => l.lane === n);
-        return h("button", {class: "big", "data-lane": n, onclick: () => { pick.lane = n; redraw(); }},
-          t("avig.lane_card", {lane: digits(n), card: cls(lane.class), place: t("avig.place." + lane.location_name)}));
-      }), h("button", {onclick: () => { pick.action = null; redraw(); }}, t("phone.cancel")));
+      const lanes = [...new Set(ofType.map((p) => p.action.lane))];
+      panel.append(h("p", {class: "a-step"}, t("avig.choose_card")), ...lanes.map((n) => {
+        const lane = laneOf(n);
+        const label = t("avig.lane_card", {lane: n, card: cls(lane.class), place: place(lane.location_name)});
+        return h("button", {class: "big" + (pick.action === "petition" ? " a-option" : ""), "data-lane": n, onclick: () => {
+          pick.lane = n;
+          const options = ofType.filter((p) => p.action.lane === n);
+          if (options.length === 1 && !removedOfType.some((r) => r.action.lane === n)) pick.option = options[0].action;
+          redraw();
+        }}, pick.action === "petition" ? [h("span", {class: "a-option-what"}, label),
+          h("span", {class: "a-option-fx"}, localized(view.texts[lane.card]))] : label);
+      }), ...removedOfType.filter((r) => !lanes.includes(r.action.lane)).map(removedItem), back(() => { pick.action = null; }));
       return;
     }
-    const options = forAction.filter((a) => a.lane === pick.lane);
-    step.append(h("p", null, t("avig.confirm")), ...options.map((a, i) => {
-      const bits = [t("avig.action." + a.action), t("avig.lane_n", {lane: digits(a.lane)})];
-      if (a.target) bits.push(t("avig.target", {lane: digits(a.target)}));
-      if (a.direction) bits.push(t("avig.toward", {place: t("avig.place." + a.direction)}));
-      return h("button", {class: "big primary", "data-option": i, onclick: (e) => { e.currentTarget.disabled = true; act(a); }}, bits.join(" · "));
-    }), h("button", {onclick: () => { pick.lane = null; redraw(); }}, t("phone.cancel")));
+
+    /* 3. the petition's extra choice */
+    if (!pick.option) {
+      const options = ofType.filter((p) => p.action.lane === pick.lane);
+      panel.append(h("p", {class: "a-step"}, t("avig.choose_option")), ...options.map((p, i) => h("button", {class: "big a-option", "data-option": i,
+        onclick: () => { pick.option = p.action; redraw(); }},
+      h("span", {class: "a-option-what"}, doText(p.action)), h("span", {class: "a-option-fx"}, effectsText(view, p.effects, myRole, cardAt(p.action.lane))))),
+      ...removedOfType.filter((r) => r.action.lane === pick.lane).map(removedItem), back(() => { pick.lane = null; }));
+      return;
+    }
+
+    /* 4. confirm or change: what will happen, and whether the turn ends */
+    const plan = plans.find((p) => same(p.action, pick.option));
+    if (!plan) { pick = {step: game.step, action: null, lane: null, option: null}; redraw(); return; }
+    const ends = plan.ends_turn;
+    const wins = plan.effects.some((e) => e.kind === "win");
+    const early = ends && left > 1 && !wins;
+    const confirm = h("button", {class: "big primary", id: "a-confirm", onclick: (e) => {
+      e.currentTarget.disabled = true;
+      act(plan.action).then((answer) => { if (answer && !answer.ok) { pick = {step: game.step, action: null, lane: null, option: null}; redraw(); } });
+    }}, ends ? t("avig.confirm_end") : t("avig.confirm"));
+    panel.append(h("div", {class: "a-check", id: "a-check"},
+      h("p", {class: "a-step"}, t("avig.check")),
+      h("p", {class: "a-check-what"}, doText(plan.action)),
+      plan.action.action === "petition" ? petitionText(view, cardAt(plan.action.lane)) : null,
+      h("p", {class: "a-check-fx"}, t("avig.will_happen"), ": ", effectsText(view, plan.effects, myRole, cardAt(plan.action.lane))),
+      h("p", {class: "a-check-turn" + (ends ? " ends" : ""), id: "a-check-turn"},
+        wins ? t("avig.ends_game") : ends ? (early ? t("avig.ends_turn_early") : t("avig.ends_turn")) : t("avig.then_second"))),
+    confirm,
+    h("button", {class: "big", id: "a-change", onclick: () => { pick = {step: game.step, action: null, lane: null, option: null}; redraw(); }}, t("avig.change")));
   }
 
   return {tv, phone};
