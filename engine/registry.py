@@ -9,19 +9,14 @@ from __future__ import annotations
 from engine.avignon.game import AvignonGame
 from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
+from engine.crown.game import CrownGame
 from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
 from engine.hierarchy.game import HierarchyGame
 from engine.tally import TallyGame, TeamTallyGame
 
 GAMES: dict[str, Game] = {}
 
-ANNOUNCED: dict[str, GameInfo] = {
-    "crown": GameInfo(
-        "crown", "game.crown.name", "game.crown.blurb", 1, 12,
-        (BOTS_SETTING, SettingSpec("day_minutes", "int", 4, "setting.day_minutes", 1, 20)),
-        teams=True,
-    ),
-}
+ANNOUNCED: dict[str, GameInfo] = {}
 
 LOBBY_ORDER = ("campaign", "crown", "hierarchy", "avignon")
 
@@ -63,3 +58,4 @@ register(BuzzGame())
 register(CampaignGame())
 register(HierarchyGame())
 register(AvignonGame())
+register(CrownGame())

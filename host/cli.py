@@ -119,13 +119,15 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file", help="a map file (JSON, format throneroom-map/1; see docs/maps.md)")
 
     simulate = sub.add_parser("simulate", help="play all-bot games headless and print one JSON line per game")
-    simulate.add_argument("game", choices=["campaign", "hierarchy", "avignon"], help="which game")
+    simulate.add_argument("game", choices=["campaign", "crown", "hierarchy", "avignon"], help="which game")
     simulate.add_argument("--games", type=count, default=10, metavar="N", help="how many games (default 10)")
     simulate.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
     simulate.add_argument("--map", metavar="M", help="a built-in map id or a map file (default: the game's default)")
     simulate.add_argument("--level", choices=["easy", "normal", "hard"], default="normal", help="campaign bot level")
     simulate.add_argument("--bots", default="strong,random", metavar="A,B",
                           help="card games: the two bots' strengths (random, greedy, strong)")
+    simulate.add_argument("--last-day", type=int, default=0, metavar="D",
+                          help="Seizing the Crown: end each game after day D (0: no last day)")
     return parser
 
 
@@ -215,6 +217,13 @@ def map_validate(args: argparse.Namespace) -> int:
 
 def simulate(args: argparse.Namespace) -> int:
     """Play all-bot games and print one JSON line each, then a summary line."""
+    if args.game == "crown":
+        from engine.crown.simulate import main as crown_main
+
+        if not 0 <= args.last_day <= 50:
+            print("throneroom: --last-day must be between 0 (none) and 50", file=sys.stderr)
+            return 2
+        return crown_main(["--games", str(args.games), "--seed", str(args.seed), "--last-day", str(args.last_day)]) or 0
     if args.game != "campaign":
         import importlib
 

@@ -110,3 +110,23 @@ def test_simulate_campaign_prints_a_line_per_game_and_a_summary():
     assert bad.returncode == 2 and "neither a built-in map" in bad.stderr
     zero = run("--games", "0")
     assert zero.returncode == 2 and "between 1 and 100000" in zero.stderr
+
+
+def test_simulate_crown_prints_a_line_per_game_and_a_summary():
+    # CROWN-D6 CROWN-D7
+    import json
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "host.cli", "simulate", "crown", *extra], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    done = run("--games", "2", "--seed", "3", "--last-day", "3")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 3 and lines[-1]["summary"] and lines[-1]["games"] == 2
+    for line in lines[:2]:
+        assert line["days"] <= 3 and line["reason"] in ("throne", "last_day") and 0 <= line["winner"] < 5
+    again = [json.loads(line) for line in run("--games", "2", "--seed", "3", "--last-day", "3").stdout.splitlines()]
+    assert again[:2] == lines[:2]  # seeded (the summary's slowest decision is a wall-clock figure)
+    bad = run("--last-day", "99")
+    assert bad.returncode == 2 and "--last-day" in bad.stderr

@@ -111,12 +111,17 @@ def test_kicked_seat_loses_its_token_and_a_bot_takes_its_game_seat():
     assert errcode(service.host_event, room, "kick", {"seat": "1"}) == "unknown_seat"
 
 
-def test_start_needs_a_playable_game_and_enough_players():
+def test_start_needs_a_playable_game_and_enough_players(monkeypatch):
+    from engine import registry
+    from engine.core import GameInfo
+
+    monkeypatch.setitem(registry.ANNOUNCED, "future", GameInfo("future", "game.tally.name", "game.tally.blurb", 2, 4))
+    monkeypatch.setattr(registry, "LOBBY_ORDER", (*registry.LOBBY_ORDER, "future"))
     service = make_service()
     code, _ = service.create_room()
     room = service.room(code)
     assert errcode(service.host_event, room, "start", {}) == "no_game"
-    service.host_event(room, "select_game", {"game": "crown"})  # announced, no engine yet
+    service.host_event(room, "select_game", {"game": "future"})  # announced, no engine yet
     assert errcode(service.host_event, room, "start", {}) == "game_unavailable"
     assert errcode(service.host_event, room, "select_game", {"game": "chess"}) == "unknown_game"
     service.host_event(room, "select_game", {"game": "tally"})
@@ -138,7 +143,7 @@ def test_unlisted_games_cannot_be_selected_by_a_normal_room():
     assert "tally" not in [g["id"] for g in room.lobby_view(set())["games"]]
     service.join(room, "A", "player")
     service.join(room, "B", "player")
-    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "crown"] == [False]
+    assert [g["playable"] for g in room.lobby_view(set())["games"] if g["id"] == "crown"] == [True]
 
 
 def test_an_engine_whose_screens_are_not_ready_starts_only_in_tests(monkeypatch):

@@ -109,7 +109,7 @@ const TR = (() => {
 
   function errorText(error) {
     if (!error) return "";
-    const key = "error." + error.code;
+    const key = error.code.includes(".") ? error.code : "error." + error.code;  /* a game's own keys are dotted */
     const text = t(key);
     return text === key ? error.message : text;
   }

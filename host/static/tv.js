@@ -368,8 +368,9 @@
       const outcome = game.outcome;
       const list = outcome ? outcome.ranking.map((index, place) => {
         const slot = game.slots[index];
+        const team = game.team_keys.length ? t(game.team_keys[index]) + " · " : "";  /* a team game ranks teams */
         return h("li", null, h("span", {class: "place"}, TR.digits(place + 1)), badge(slot.colour, slot.shape, 48),
-          h("span", {class: "name", dir: "auto"}, slot.name));
+          h("span", {class: "name", dir: "auto"}, team + slot.name));
       }) : [];
       return [h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
         outcome ? h("ol", {class: "ranking", id: "ranking"}, list) : null,
