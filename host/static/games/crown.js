@@ -183,7 +183,9 @@ TR.games.crown = (() => {
     parts.push(h("p", {class: "c-summary-what"}, what ? what() : t("crown.action." + payload.kind)));
     if (offer && offer.cost) parts.push(h("p", null, t("crown.label.cost", {cost: digits(offer.cost)})));
     if (offer && offer.public !== undefined) {
-      parts.push(h("p", {class: offer.public ? "c-public" : "c-secret"}, offer.public ? t("crownui.public_note") : t("crownui.secret_note")));
+      const note = offer.public && offer.secret && offer.secret.length ? "crownui.partly_secret_note"  /* a feast: A13 */
+        : offer.public ? "crownui.public_note" : "crownui.secret_note";
+      parts.push(h("p", {class: offer.public ? "c-public" : "c-secret"}, t(note)));
     }
     if (offer && offer.irreversible) parts.push(h("p", {class: "c-warning", role: "alert"}, t("crown.label.irreversible")));
     return parts;
