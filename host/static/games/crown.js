@@ -348,7 +348,7 @@ TR.games.crown = (() => {
       const head = h("header", {class: "c-me", style: `--house: ${me.colour}`}, crest(me, 56),
         h("div", null, h("p", {class: "c-me-name"}, t(me.name_key)),
           h("p", {class: "c-me-status"}, h("span", {class: "c-status c-" + view.status, id: "c-status"}, t("crown.status." + view.status)),
-            " · ", h("span", {id: "c-crowns"}, "♛ ", t("crownui.crowns", {n: digits(view.crowns)})))));
+            " · ", h("span", {id: "c-crowns"}, t("crownui.crowns", {n: digits(view.crowns)})))));
       const phase = h("p", {class: "c-phone-phase"}, view.day > 0 ? t("crown.label.day", {number: digits(view.day)}) + " · " : "",
         t(view.phase_key), " ", countdown(game));
       const parts = [head, phase];
