@@ -9,8 +9,8 @@ from __future__ import annotations
 from engine.avignon.game import AvignonGame
 from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
+from engine.core import Game, GameInfo
 from engine.crown.game import CrownGame
-from engine.core import BOTS_SETTING, Game, GameInfo, SettingSpec
 from engine.hierarchy.game import HierarchyGame
 from engine.tally import TallyGame, TeamTallyGame
 

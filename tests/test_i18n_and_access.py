@@ -96,7 +96,7 @@ def test_player_colours_are_okabe_ito_and_come_with_shapes():
 
 
 def test_a_game_fragment_is_merged_and_may_not_redefine_a_key(tmp_path, monkeypatch):
-    import host.i18n as i18n
+    from host import i18n
 
     (tmp_path / "en.json").write_text('{"app.name": "Throneroom"}', encoding="utf-8")
     (tmp_path / "demo.en.json").write_text('{"demo.hello": "Hello"}', encoding="utf-8")
