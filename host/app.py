@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_MESSAGE_BYTES": 64 * 1024,
     "CLOCK": None,
     "SEED_SOURCE": None,
+    "COALESCE_BROADCASTS": None,  # None: under eventlet (host/sockets.py install_broadcast)
 }
 
 
@@ -56,6 +58,7 @@ class Runtime:
     ticker_started: bool = False
     probe: Any = None  # set by host.sockets.install_broadcast
     probe_all: Any = None
+    coalesce_broadcasts: bool | None = None
 
 
 def templates_dir() -> str:
@@ -83,8 +86,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         include_unlisted=bool(settings["INCLUDE_UNLISTED_GAMES"]),
         seed_source=settings["SEED_SOURCE"],
     )
+    from host.sockets import WirePacket
+
     socketio = SocketIO(
         app,
+        serializer=WirePacket,  # one encoding of a state shared by many spectators (host/sockets.py)
         async_mode=settings["ASYNC_MODE"],
         max_http_buffer_size=settings["MAX_MESSAGE_BYTES"],
         cors_allowed_origins=None,  # same origin only (an empty list would switch the check off)
@@ -92,7 +98,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ping_interval=5,
         ping_timeout=10,
     )
-    runtime = Runtime(service, socketio, settings["PUBLIC_URL"].rstrip("/"))
+    runtime = Runtime(service, socketio, settings["PUBLIC_URL"].rstrip("/"),
+                      coalesce_broadcasts=settings["COALESCE_BROADCASTS"])
     app.extensions["throneroom"] = runtime
 
     from host.sockets import TvNamespace, install_broadcast
@@ -122,6 +129,10 @@ def start_ticker(app: Flask) -> None:
     if runtime.ticker_started:
         return
     runtime.ticker_started = True
+    gc.freeze()  # what start-up built (modules, packs, restored rooms) lives as long as the process: a full
+    # collection no longer walks it, which made for pauses of tens of ms under load (docs/decisions.md)
+    runtime.service.yield_now = lambda: runtime.socketio.sleep(0)  # a timeout in one room must not hold up a
+    # hundred others: between rooms that fired something, broadcasts and handlers waiting run first
 
     def loop() -> None:
         next_probe = 0.0

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import Timing
+from host.audience import Audience, AudienceError
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -102,8 +103,10 @@ class RoomService:
         self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
         self.library = Library(store.engine)
+        self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
         self.notify: Callable[[str], None] = lambda code: None
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None
+        self.yield_now: Callable[[], None] = lambda: None  # the ticker lets others run between busy rooms
         self._registry_lock = threading.Lock()
 
     # ----- rooms -----
@@ -146,12 +149,15 @@ class RoomService:
         if record is None or record.closed:
             return None
         room = Room(code, record.seed, record.host_token_hash, self.timer_scale, self.include_unlisted)
+        self.audience.preload(code)
         for event in self.store.events(code):
             try:
                 room.plan(event.kind, event.data)()
             except RoomError as error:  # a log the current code cannot replay: keep what replays
                 log.error("room %s: event %d (%s) does not replay: %s", code, event.seq, event.kind, error)
                 break
+            self.audience.observe(room, room.game_ms, replaying=True)
+        self.audience.replayed(code)
         self._install(room)
         return room
 
@@ -183,6 +189,7 @@ class RoomService:
             self.store.append(room.code, room.seq + 1, kind, data, self.clock.wall_ms())
             effect()
             self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
+            self.audience.observe(room, data["gt"])
         self.notify(room.code)
 
     # ----- people -----
@@ -280,6 +287,19 @@ class RoomService:
                 data["timing"] = self.measure(window[0], self.game_now(room), claimed, sid).to_json()
             self.submit(room, "action", data)
 
+    def audience_answer(self, room: Room, seat_id: int, payload: Any, sid: str | None = None) -> dict[str, Any]:
+        """A spectator's answer to the open question (host/audience.py): measured like a player's, never logged
+        in the room's event log and never changing the game; returns ``{"ms": effective}``."""
+        with self.locks[room.code]:
+            self.catch_up(room)  # a question that has just opened (or closed) counts even if the ticker is late
+            now = self.game_now(room)
+            try:
+                return self.audience.answer(room, seat_id, payload, now,
+                                            lambda unlock, claimed: self.measure(unlock, now, claimed, sid),
+                                            GRACE_MS, self.clock.wall_ms())
+            except AudienceError as error:
+                raise RoomError(error.code, error.message, error.field) from error
+
     def measure(self, unlock_ms: int, receipt_ms: int, claimed: float | None, sid: str | None) -> Timing:
         """The fair effective time of an answer (design.md).
 
@@ -366,11 +386,43 @@ class RoomService:
     def view(self, room: Room, seat_id: int | None, as_host: bool = False) -> dict[str, Any]:
         """The whole state one audience receives: the TV (seat None) or one seat."""
         with self.locks[room.code]:
+            seat = room.seats.get(seat_id) if seat_id is not None else None
+            if seat is not None and seat.role == "spectator":
+                return self.spectator_view(room, seat_id, self.phone_public_view(room))
+            return self._view(room, seat_id, as_host)
+
+    def phone_public_view(self, room: Room) -> dict[str, Any]:
+        """The public view as phones get it: without the list of spectators (only their count), which a phone
+        never shows and which would make every message of a room with a thousand spectators huge, and outside the
+        lobby without the games' settings (two thirds of a message)."""
+        result = {**self._view(room, None, False), "spectators": []}
+        if room.phase != "lobby":
+            result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
+        return result
+
+    def spectator_view(self, room: Room, seat_id: int, shared: dict[str, Any]) -> dict[str, Any]:
+        """A spectator's state: the public view ``shared`` (the TV's, without host rights; the broadcast builds it
+        once for all spectators) with the spectator's own seat and audience play-along part."""
+        result = dict(shared)
+        seat = room.seats[seat_id]
+        result["me"] = {**seat.public(), "language": seat.language, "kicked": seat.kicked}
+        if shared.get("audience") is not None:
+            result["audience"] = {**shared["audience"], "you": self.audience.personal_view(room, seat_id)}
+        return result
+
+    def _view(self, room: Room, seat_id: int | None, as_host: bool) -> dict[str, Any]:
+        with self.locks[room.code]:
             result = room.lobby_view(self.connected_seats(room.code))
             result["game"] = room.game_view(seat_id, self.game_now(room))
             if result["game"] is not None:
                 for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone
                     slot["away"] = self.team_away(room, slot["members"])
+            result["audience"] = self.audience.public_view(room) if result["game"] is not None else None
+            result["spectator_count"] = len(result["spectators"])
+            if seat_id is not None:
+                result["spectators"] = []  # see phone_public_view
+                if room.phase != "lobby":  # a phone shows the games' settings only in the lobby
+                    result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
             result["host"] = as_host
             result["epoch"] = self.epoch
             if room.phase == "lobby":
@@ -384,12 +436,22 @@ class RoomService:
     # ----- time -----
 
     def tick(self) -> None:
-        """Fire due timeouts and bot moves in every room."""
+        """Fire due timeouts and bot moves in every room; write the audience's answers that arrived meanwhile."""
         for room in list(self.rooms.values()):
+            seq = room.seq
             try:
                 self._tick_room(room)
             except RoomError as error:  # a race with a person's action: the next tick looks again
                 log.debug("room %s tick: %s", room.code, error.message)
+            if room.seq != seq:  # it fired something: let its broadcast and waiting handlers go first
+                self.yield_now()
+            if room.code in self.audience.rooms:
+                with self.locks[room.code]:
+                    scored = self.audience.score_due(room, self.game_now(room), GRACE_MS)
+                if scored:
+                    room.version += 1
+                    self.notify(room.code)
+        self.audience.flush()
 
     def due_deadline(self, room: Room) -> int | None:
         """When the room's current timed step ends, with the grace for answers in flight."""

@@ -7,11 +7,13 @@ unknown ones included, and no exception escapes a handler.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from flask import current_app, request
 from flask_socketio import Namespace
+from socketio.packet import Packet
 
 from host.room import RoomError
 
@@ -22,6 +24,55 @@ CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pa
 CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
                   "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",),
                   "team": ("seat", "team")}  # only these are logged
+
+
+COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (install_broadcast)
+OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
+
+
+class Spliced(dict):
+    """A spectator's state (a plain dict to everyone reading it) whose public part was encoded once for every
+    spectator of the room: on the wire it is that JSON with the spectator's own keys appended."""
+
+    def __init__(self, state: dict[str, Any], shared_json: str):
+        super().__init__(state)
+        self.shared_json = shared_json
+
+    def own_json(self) -> str:
+        """The JSON text of the spectator's own keys."""
+        return json.dumps({k: self[k] for k in OWN_KEYS if k in self}, separators=(",", ":"))
+
+    def encoded(self) -> str:
+        """The JSON text of the whole state."""
+        own = self.own_json()
+        return self.shared_json[:-1] + "," + own[1:] if len(own) > 2 else self.shared_json
+
+
+class WireJson:
+    """The JSON of Socket.IO packets: the standard module, except that a ``Spliced`` state reuses its shared part."""
+
+    @staticmethod
+    def dumps(data: Any, **kwargs: Any) -> str:
+        if type(data) is list and len(data) == 2 and isinstance(data[1], Spliced):
+            return "[" + json.dumps(data[0]) + "," + data[1].encoded() + "]"
+        return json.dumps(data, **kwargs)
+
+    @staticmethod
+    def loads(text: str | bytes, **kwargs: Any) -> Any:
+        return json.loads(text, **kwargs)
+
+
+class WirePacket(Packet):
+    """Socket.IO packets without the search for binary attachments (Throneroom never sends any; the search walked
+    every state once per socket) and with ``WireJson``. Binary packets from clients are still decoded as before."""
+
+    uses_binary_events = False
+    json = WireJson
+
+
+def shared_json(state: dict[str, Any]) -> str:
+    """The JSON of the part of a state that all spectators share."""
+    return json.dumps({k: v for k, v in state.items() if k not in OWN_KEYS}, separators=(",", ":"))
 
 
 def runtime() -> Any:
@@ -152,18 +203,65 @@ def install_broadcast(rt: Any) -> None:
     service = rt.service
     socketio = rt.socketio
 
+    coalesce = rt.coalesce_broadcasts
+    if coalesce is None:
+        coalesce = socketio.async_mode == "eventlet"
+    pending: set[str] = set()
+
     def notify(code: str) -> None:
+        """Tell a room's audiences that it changed. In a big room under eventlet the sending is left to a green
+        thread of its own that runs as soon as the handler yields: changes that arrive together (a thousand
+        phones joining) are sent once, with the newest state, instead of once each (O(n) instead of O(n²)
+        messages). Smaller rooms are told at once: the few ms the deferral costs would shift fair timing."""
+        if not coalesce or len(service.connections.get(code, {})) < COALESCE_FROM:
+            send_states(code)  # a party-sized room: at once, from the handler itself, as it always was
+            return
+        if code in pending:
+            return
+        pending.add(code)
+        socketio.start_background_task(send_pending, code)
+
+    def send_pending(code: str) -> None:
+        pending.discard(code)  # a change from here on schedules another send
+        try:
+            send_states(code)
+        except Exception:  # one room's trouble must not silence the others
+            log.exception("room %s: sending its state failed", code)
+
+    shown: dict[str, str] = {}  # room code -> what its spectators' phones last got, clock and version aside
+    own_sent: dict[str, dict[str, str]] = {}  # room code -> sid -> that spectator's own part last sent
+
+    def send_states(code: str) -> None:
         room = service.rooms.get(code)
         if room is None:
             return
         cache: dict[Any, dict[str, Any]] = {}
+        spectators_changed = True
+        own_before, own_now = own_sent.get(code, {}), {}
         for sid, seat_id in list(service.connections.get(code, {}).items()):
             as_host = seat_id is None and sid in rt.host_sids
             key = (seat_id, as_host)
+            seat = room.seats.get(seat_id) if seat_id is not None else None
+            if seat is not None and seat.role == "spectator":  # the public view, built and encoded once
+                if "spectators" not in cache:
+                    cache["spectators"] = shared = service.phone_public_view(room)
+                    encoded = shared_json(shared)
+                    seen = shared_json({**shared, "version": 0, "spectator_count": 0,
+                                        "game": shared["game"] and {**shared["game"], "now_ms": 0}})
+                    spectators_changed = shown.get(code) != seen
+                    shown[code] = seen
+                state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded)
+                own = state.own_json()
+                own_now[sid] = own
+                if not spectators_changed and own_before.get(sid) == own:
+                    continue  # nothing this phone shows changed (someone joined, say): no message to it
+                socketio.emit("state", state, to=sid, namespace="/play")
+                continue
             if key not in cache:
                 cache[key] = service.view(room, seat_id, as_host)
             namespace = "/tv" if seat_id is None else "/play"
             socketio.emit("state", cache[key], to=sid, namespace=namespace)
+        own_sent[code] = own_now
 
     def on_kick(code: str, seat_id: int) -> None:
         for sid, seat in list(service.connections.get(code, {}).items()):

@@ -56,7 +56,12 @@ class PlayerNamespace(SafeNamespace):
         """``{action, step?}``: a move in the running game."""
         room, seat_id = self._require_seat()
         runtime().service.act(room, seat_id, data, request.sid)
-        return ok()
+        return ok(version=room.version)
+
+    def on_audience(self, data: Any) -> dict[str, Any]:
+        """``{action, step?, ms?}``: a spectator's answer to the open question (audience play-along)."""
+        room, seat_id = self._require_seat()
+        return ok(**runtime().service.audience_answer(room, seat_id, data, request.sid))
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
         rt = runtime()

@@ -729,6 +729,20 @@ class CampaignGame(Game):
             view["yours"] = own.value  # one's own answer, never another's
         return view
 
+    def audience_question(self, state: CampaignState) -> dict[str, Any] | None:
+        """The question in play for the audience play-along (host/audience.py): its identity, kind, window and
+        whether it is open now; the correct answer only once it is revealed."""
+        asking = state.asking
+        if asking is None:
+            return None
+        question = self._question(state, asking)
+        result = {"key": asking.opens_ms, "kind": asking.kind, "opens_ms": asking.opens_ms,
+                  "closes_ms": asking.closes_ms, "open": state.phase == "answer", "revealed": asking.revealed,
+                  "options": len(question.options) if isinstance(question, ChoiceQuestion) else 0}
+        if asking.revealed:
+            result["correct"] = question.answer if isinstance(question, NumericQuestion) else question.correct
+        return result
+
     # ----- bots, outcome -----
 
     def bot_action(self, state: CampaignState, seat: int, rng: Rng) -> tuple[Any, int] | None:

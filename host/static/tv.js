@@ -356,14 +356,14 @@
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(true));
     update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerList);
-    update(regions.stage, "stage", [gameKey(), state.paused, lang], () => [gameArea(),
+    update(regions.stage, "stage", [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
       state.paused ? h("div", {class: "paused-overlay", id: "paused"}, t("tv.paused")) : null]);
     update(regions.controls, "controls", [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
   }
 
   function renderFinished() {
     useLayout("finished", () => region("finished", "finished"));
-    update(regions.finished, "finished", [gameKey(), isHost, TR.lang], () => {
+    update(regions.finished, "finished", [gameKey(), state.audience || null, isHost, TR.lang], () => {
       const game = state.game;
       const outcome = game.outcome;
       const list = outcome ? outcome.ranking.map((index, place) => {

@@ -82,11 +82,11 @@
         h("button", {type: "button", onclick: () => { renaming = false; redraw(); }}, t("phone.cancel"))));
   }
 
-  function act(action, extra) {
+  function act(action, extra, event) {
     if (!ready) { say(t("common.reconnecting"), true); return Promise.resolve({ok: false}); }
     const payload = Object.assign({action}, extra || {});
     if (state.game && state.game.step !== null) payload.step = state.game.step;
-    return request(socket, "action", payload).then((answer) => {
+    return request(socket, event || "action", payload).then((answer) => {
       if (!answer.ok) say(errorText(answer.error), true); else say("");
       return answer;
     });
@@ -107,7 +107,7 @@
   /* What the phone's screen depends on; other phones connecting or the game clock moving change nothing. */
   function renderKey(next) {
     const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
-    return JSON.stringify([next.phase, next.paused, game, next.me, next.selected_game, next.players.length,
+    return JSON.stringify([next.phase, next.paused, game, next.me, next.audience || null, next.selected_game, next.players.length,
       next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team])]);
   }
 
@@ -144,7 +144,9 @@
     }
     const area = h("div", {class: "game-area", id: "game-area"});
     const renderer = TR.games[game.id];
-    if (renderer && game.you === null) renderer.tv(area, game, state, receivedAt);  /* spectators: the TV's view */
+    const playAlong = renderer && renderer.audience && game.you === null && state.me.role === "spectator" && state.audience;
+    if (playAlong) renderer.audience(area, game, state, (action, extra) => act(action, extra, "audience"), receivedAt);
+    else if (renderer && game.you === null) renderer.tv(area, game, state, receivedAt);  /* spectators: the TV's view */
     else if (renderer) renderer.phone(area, game, state, act, receivedAt);
     if (game.you === null && state.phase === "playing") {
       area.prepend(h("p", {class: "muted", id: "not-playing"}, t("phone.watching_game")));

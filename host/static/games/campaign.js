@@ -220,7 +220,30 @@ TR.games.campaign = (() => {
     return h("ul", {class: "feed"}, lines.map((line) => h("li", null, line)));
   }
 
-  function finalScreen(game, view) {
+  /* ----- the audience play-along (host/audience.py) ----- */
+
+  function audienceTop(state, title) {
+    const a = state.audience;
+    if (!a || !a.top.length) return null;
+    return h("section", {class: "aud-top", id: "audience-top"}, h("h2", null, title || t("aud.top_five")),
+      h("ol", null, a.top.map((p) => h("li", {class: "aud-row", "data-seat": p.id},
+        h("span", {class: "aud-place"}, digits(p.place)),
+        h("span", {class: "who"}, badge(p.colour, p.shape, 26), h("span", {dir: "auto"}, p.name)),
+        h("span", {class: "num aud-points"}, t("aud.points", {n: digits(p.points)})),
+        p.gained && a.revealed ? h("span", {class: "aud-gained"}, t("aud.gained", {n: digits(p.gained)})) : null))));
+  }
+
+  function audienceWinner(state) {
+    const a = state.audience;
+    if (!a || !a.top.length) return null;
+    const best = a.top[0];
+    return h("section", {class: "aud-winner", id: "audience-winner"}, h("h2", null, t("aud.winner")),
+      h("p", {class: "aud-winner-line"}, badge(best.colour, best.shape, 36), " ",
+        h("span", {dir: "auto"}, t("aud.winner_line", {name: best.name, n: digits(best.points)}))),
+      audienceTop(state));
+  }
+
+  function finalScreen(game, view, state) {
     const stats = view.stats || [];
     const table = h("table", {class: "stats"},
       h("thead", null, h("tr", null, ["", "camp.s_score", "camp.s_right", "camp.s_mean", "camp.s_taken", "camp.s_defended"]
@@ -245,7 +268,7 @@ TR.games.campaign = (() => {
           h("td", {class: "num"}, tm.rtt === undefined || tm.rtt === null ? "—" : digits(tm.rtt) + " ms"),
           h("td", null, tm.flag ? t("camp.flag_" + tm.flag) : ""));
       })))));
-    return h("section", {class: "camp-final"}, table, log);
+    return h("section", {class: "camp-final"}, table, state ? audienceWinner(state) : null, log);
   }
 
   let heard = {phase: null, last: null};
@@ -268,9 +291,10 @@ TR.games.campaign = (() => {
     cues(view);
     if (view.stage === "over" || game.aborted) {
       el.append(h("div", {class: "camp-tv over"}, h("div", {class: "camp-map-wrap small"}, mapOrWait(view, game, {persist: "tv"})),
-        finalScreen(game, view)));
+        finalScreen(game, view, state)));
       return;
     }
+    const crowd = state.audience && view.phase === "reveal" ? audienceTop(state) : null;
     const options = {choosable: view.options, persist: "tv"};
     const top = view.question ? questionCard(game, view, false) : banner(game, view);
     el.append(h("div", {class: "camp-tv"},
@@ -279,7 +303,7 @@ TR.games.campaign = (() => {
           : view.stage === "battle" ? t("camp.stage_battle", {n: view.round}) : t("camp.stage_final")),
         top ? h("div", {class: "camp-top" + (view.question ? " has-question" : "")}, top) : null,
         h("div", {class: "camp-map-wrap" + (view.question ? " dim" : "")}, mapOrWait(view, game, options))),
-      h("aside", {class: "camp-side"}, scoreboard(game, view), orderStrip(game, view), feed(game, view))));
+      h("aside", {class: "camp-side"}, scoreboard(game, view), crowd || orderStrip(game, view), crowd ? null : feed(game, view))));
   }
 
   /* ----- the phone ----- */
@@ -377,6 +401,46 @@ TR.games.campaign = (() => {
   let keyboard = null;
   document.addEventListener("keydown", (e) => { if (keyboard) keyboard(e); });
 
+  /* A spectator's phone: the open question with the players' own controls (its answer goes to the audience, never
+   * to the game), its own result after the reveal, and the public view in between. */
+  function audience(el, game, state, act, receivedAt) {
+    const view = game.view;
+    const q = view.question;
+    const mine = state.audience.you || {};
+    const total = mine.place ? h("p", {class: "aud-total", id: "aud-total"},
+      t("aud.total", {points: digits(mine.points), place: digits(mine.place), n: digits(mine.players)})) : null;
+    if (view.stage === "over") {
+      el.append(h("p", {class: "big-text", id: "aud-final"}, mine.place
+        ? t("aud.final", {place: digits(mine.place), n: digits(mine.players), points: digits(mine.points)})
+        : t("aud.top_five")), audienceTop(state));
+      return;
+    }
+    if (q && !q.revealed) {
+      const asked = mine.key === q.opens_ms && mine.yours !== null && mine.yours !== undefined
+        ? Object.assign({}, q, {yours: mine.yours}) : Object.assign({}, q, {yours: undefined});
+      el.append(h("p", {class: "aud-banner", id: "aud-banner"}, t("aud.play_along")), total || "",
+        answerPad(game, view, asked, act, receivedAt));
+      return;
+    }
+    if (q && q.revealed && mine.key === q.opens_ms) {
+      const r = mine.result;
+      const truth = q.kind === "numeric" ? digits(q.correct.toLocaleString("en")) : localized(q.options[q.correct]);
+      const given = r ? (q.kind === "numeric" ? digits(r.value.toLocaleString("en")) : "ABCDEF"[r.value]) : null;
+      const good = r && (q.kind === "numeric" ? r.rank === 1 : r.right);
+      el.append(h("div", {class: "pad-wrap aud-result", id: "aud-result"},
+        h("p", {class: "q-prompt small", dir: "auto"}, localized(q.prompt)),
+        h("p", {class: "big-text " + (r ? (good ? "good" : "bad") : ""), id: "aud-points"},
+          r ? t("aud.got", {n: digits(r.points)}) : t("aud.no_answer")),
+        r ? h("p", null, t("aud.your_answer", {x: given})) : null,
+        h("p", null, t("camp.correct_is", {x: truth})),
+        r ? h("p", {id: "aud-rank"}, t("aud.placed", {rank: digits(r.rank), n: digits(mine.of)})) : null,
+        total));
+      return;
+    }
+    if (total) el.append(total);
+    tv(el, game, state, receivedAt);
+  }
+
   function chooser(game, view, kind, act) {
     const step = view.step;
     if (chosen.step !== step) chosen = {step, territory: null};
@@ -396,5 +460,5 @@ TR.games.campaign = (() => {
     return wrap;
   }
 
-  return {tv, phone};
+  return {tv, phone, audience};
 })();

@@ -1,0 +1,383 @@
+"""Audience play-along (issue [8]): spectators answer every question of a running game on their phones too.
+
+Their answers never touch the game: they live here, beside the room, not in the engine or the room's event log.
+A game takes part by offering ``audience_question(state)`` (the Short Campaign does): the open question's identity
+(``key``), kind, window, whether it is open, and its correct answer once revealed.
+
+- An answer is measured with the same fair timing as a player's (``RoomService.measure`` with the socket's round
+  trip) and taken while the question is open, or within the grace after it closed if the tap came before the close;
+  once per spectator and question.
+- Answers are appended to their own table in batches (``flush``): the ticker writes whatever arrived since its last
+  turn in one transaction, and a question is always written before it is scored. An accepted answer can thus be
+  lost only if the process dies within one tick of it (a clean stop flushes); see docs/decisions.md.
+- At the reveal the question is scored (``score_question``) and the running leaderboard updated. A restarted server
+  rebuilds all of it: the room service replays the room's log and calls ``observe`` after each event, with the
+  room's stored answers preloaded, so every question is scored again exactly as it was live.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert
+from sqlmodel import Field, Session, SQLModel, select
+
+from engine.core import Timing
+
+log = logging.getLogger("throneroom.audience")
+
+TOP_SHOWN = 5
+NUMERIC_POINTS = 150  # the closest answer of a numeric question; the farthest gets 150/n
+CHOICE_POINTS = 100  # a right answer to a multiple-choice question ...
+SPEED_POINTS = 50  # ... plus up to this much for being among the fastest right answers
+FLUSH_AT = 500  # answers waiting: write them at once rather than wait for the ticker
+
+
+class AudienceAnswerRecord(SQLModel, table=True):
+    """One spectator's answer to one question of one game, as measured."""
+
+    __tablename__ = "audience_answer"
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_code: str = Field(index=True, max_length=8)
+    game: int  # the room's game number (Room.games_started)
+    question: int  # the question's key in that game
+    seat: int
+    value: int
+    timing: str  # JSON, Timing.to_json()
+    wall_ms: int
+
+
+@dataclass(frozen=True)
+class AudienceAnswer:
+    """A spectator's answer and its fair timing."""
+
+    seat: int
+    value: int
+    timing: Timing
+
+
+@dataclass
+class Result:
+    """How one answer did: its place among the question's answers and the points it earned."""
+
+    seat: int
+    value: int
+    ms: int
+    rank: int  # 1 = best
+    points: int
+    right: bool  # multiple choice: the right option; numeric: the exact number
+    distance: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """As sent to the spectator's phone."""
+        data = {"value": self.value, "ms": self.ms, "rank": self.rank, "points": self.points, "right": self.right}
+        if self.distance is not None:
+            data["distance"] = self.distance
+        return data
+
+
+@dataclass
+class Question:
+    """The audience's side of one question."""
+
+    key: int
+    kind: str
+    options: int
+    opens_ms: int
+    closes_ms: int
+    answers: dict[int, AudienceAnswer] = field(default_factory=dict)
+    closed_at: int | None = None  # game ms of the event that closed it
+    correct: int | None = None
+    results: dict[int, Result] = field(default_factory=dict)
+    scored: bool = False
+
+
+@dataclass
+class Standing:
+    """A spectator's running total in the current game."""
+
+    seat: int
+    points: int = 0
+    ms: int = 0  # effective ms of the answers that scored: the leaderboard's tiebreak
+    answered: int = 0
+    right: int = 0
+
+
+@dataclass
+class RoomAudience:
+    """The audience of one room's current (or last) game."""
+
+    game: int = 0
+    question: Question | None = None
+    standings: dict[int, Standing] = field(default_factory=dict)
+    board: list[int] = field(default_factory=list)  # seats, best first
+    places: dict[int, int] = field(default_factory=dict)  # seat -> place on the board (1 = best)
+    preloaded: dict[tuple[int, int], list[AudienceAnswer]] = field(default_factory=dict)  # replay only
+
+
+class AudienceError(Exception):
+    """Raised with a room error code; the room service turns it into a RoomError."""
+
+    def __init__(self, code: str, message: str, field_name: str | None = None):
+        super().__init__(message)
+        self.code, self.message, self.field = code, message, field_name
+
+
+def score_question(question: Question, correct: int) -> dict[int, Result]:
+    """Rank a question's audience answers as the players are ranked and award points (docs/decisions.md).
+
+    Numeric: closest first, then the faster effective time; every answer scores, from NUMERIC_POINTS for the best
+    down to NUMERIC_POINTS/n for the last. Multiple choice: right answers first, by effective time, each worth
+    CHOICE_POINTS plus a speed bonus from SPEED_POINTS down to SPEED_POINTS/n; wrong answers rank after them, by
+    time, with no points. Exact ties (same distance, same ms) go to the lower seat number, the earlier joiner."""
+    answers = list(question.answers.values())
+    results: dict[int, Result] = {}
+    if question.kind == "numeric":
+        ordered = sorted(answers, key=lambda a: (abs(a.value - correct), a.timing.effective, a.seat))
+        n = len(ordered)
+        for place, a in enumerate(ordered):
+            results[a.seat] = Result(a.seat, a.value, a.timing.effective, place + 1,
+                                     round(NUMERIC_POINTS * (n - place) / n), a.value == correct,
+                                     abs(a.value - correct))
+        return results
+    right = sorted((a for a in answers if a.value == correct), key=lambda a: (a.timing.effective, a.seat))
+    wrong = sorted((a for a in answers if a.value != correct), key=lambda a: (a.timing.effective, a.seat))
+    n = len(right)
+    for place, a in enumerate(right):
+        results[a.seat] = Result(a.seat, a.value, a.timing.effective, place + 1,
+                                 CHOICE_POINTS + round(SPEED_POINTS * (n - place) / n), True)
+    for place, a in enumerate(wrong):
+        results[a.seat] = Result(a.seat, a.value, a.timing.effective, n + place + 1, 0, False)
+    return results
+
+
+class Audience:
+    """Every room's audience in this process, and their answers' storage."""
+
+    def __init__(self, engine: Any):
+        self.engine = engine
+        AudienceAnswerRecord.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]
+        self.rooms: dict[str, RoomAudience] = {}
+        self.pending: list[dict[str, Any]] = []
+        self.written = 0  # answers written so far (the benchmark reports it)
+        self.flushes = 0
+        self._write_lock = threading.Lock()
+
+    # ----- storage -----
+
+    def flush(self) -> int:
+        """Write every waiting answer in one transaction; returns how many."""
+        with self._write_lock:
+            if not self.pending:
+                return 0
+            rows, self.pending = self.pending, []
+            with Session(self.engine) as session:
+                session.execute(insert(AudienceAnswerRecord), rows)
+                session.commit()
+            self.written += len(rows)
+            self.flushes += 1
+            return len(rows)
+
+    def preload(self, code: str) -> None:
+        """Before a room's log is replayed: its stored answers, to be scored again as the replay reaches them."""
+        self.flush()
+        audience = self.rooms.setdefault(code, RoomAudience())
+        with Session(self.engine) as session:
+            query = select(AudienceAnswerRecord).where(AudienceAnswerRecord.room_code == code)
+            for row in session.exec(query.order_by(AudienceAnswerRecord.id)):
+                timing = Timing.from_json(json.loads(row.timing))
+                if timing is None:
+                    continue
+                audience.preloaded.setdefault((row.game, row.question), []).append(
+                    AudienceAnswer(row.seat, row.value, timing))
+
+    def replayed(self, code: str) -> None:
+        """The replay is over: forget the preloaded answers."""
+        audience = self.rooms.get(code)
+        if audience is not None:
+            audience.preloaded.clear()
+
+    # ----- following the game -----
+
+    def observe(self, room: Any, now_ms: int, replaying: bool = False) -> None:
+        """After each event of a room (live and on replay): follow the game's question and note its reveal; a
+        replay scores it at once, live it is scored by ``score_due`` once the grace is over."""
+        session = room.session
+        game_no = room.games_started
+        audience = self.rooms.get(room.code)
+        if session is None or not hasattr(session.game, "audience_question"):
+            return
+        if audience is None:
+            audience = self.rooms[room.code] = RoomAudience(game=game_no)
+        if audience.game != game_no:  # a new game: a new leaderboard
+            audience.game, audience.question = game_no, None
+            audience.standings, audience.board, audience.places = {}, [], {}
+        asked = session.game.audience_question(session.state)
+        question = audience.question
+        if question is not None and not question.scored and question.correct is not None and (
+                replaying or asked is None or asked["key"] != question.key):
+            self._score(room.code, audience, question)  # the game moved on within the grace: score it now
+        if asked is None:
+            return
+        if question is None or question.key != asked["key"]:
+            question = Question(asked["key"], asked["kind"], asked["options"], asked["opens_ms"], asked["closes_ms"])
+            for answer in audience.preloaded.pop((game_no, question.key), []):
+                question.answers.setdefault(answer.seat, answer)
+            audience.question = question
+        if asked["revealed"] and question.closed_at is None:
+            question.closed_at, question.correct = now_ms, asked["correct"]
+            if replaying:  # every answer it ever got is already here
+                self._score(room.code, audience, question)
+
+    def score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
+        """Score the room's revealed question once the grace for answers in flight is over; whether it did."""
+        audience = self.rooms.get(room.code)
+        question = audience.question if audience is not None else None
+        if question is None or question.scored or question.correct is None or question.closed_at is None:
+            return False
+        if now_ms < question.closed_at + grace_ms:
+            return False
+        self._score(room.code, audience, question)
+        return True
+
+    def _score(self, code: str, audience: RoomAudience, question: Question) -> None:
+        if any(row["room_code"] == code for row in self.pending):
+            self.flush()  # what is scored is on disk first
+        assert question.correct is not None
+        question.results = score_question(question, question.correct)
+        question.scored = True
+        for result in question.results.values():
+            standing = audience.standings.setdefault(result.seat, Standing(result.seat))
+            standing.answered += 1
+            standing.right += result.right
+            if result.points:
+                standing.points += result.points
+                standing.ms += result.ms
+        audience.board = [s.seat for s in sorted(audience.standings.values(),
+                                                 key=lambda s: (-s.points, s.ms, s.seat))]
+        audience.places = {seat: place + 1 for place, seat in enumerate(audience.board)}
+
+    # ----- answering -----
+
+    def answer(self, room: Any, seat_id: int, payload: Any, now_ms: int, measure: Any, grace_ms: int,
+               wall_ms: int) -> dict[str, Any]:
+        """Take a spectator's answer ``{action: {answer: n} | {choice: i}, step?, ms?}``; AudienceError if refused.
+        ``measure(unlock_ms, claimed)`` is the room service's fair timing for this socket."""
+        if not isinstance(payload, dict) or "action" not in payload:
+            raise AudienceError("invalid", "payload must be an object with an action", "action")
+        step = payload.get("step")
+        if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
+            raise AudienceError("invalid", "step must be a whole number", "step")
+        claimed = payload.get("ms")
+        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float))
+                                    or not 0 <= claimed <= 3_600_000):
+            raise AudienceError("invalid", "ms must be a number of milliseconds", "ms")
+        seat = room.seats.get(seat_id)
+        if seat is None or seat.role != "spectator":
+            raise AudienceError("not_audience", "only spectators answer with the audience")
+        session = room.session
+        if session is None or session.is_over or not hasattr(session.game, "audience_question"):
+            raise AudienceError("no_question", "no question is open")
+        try:
+            kind, value = session.game.parse_action(payload["action"])
+        except Exception as error:  # the engine's InvalidAction, with its field
+            raise AudienceError("invalid", getattr(error, "message", str(error)),
+                                getattr(error, "field", "action")) from error
+        audience = self.rooms.get(room.code)
+        question = audience.question if audience is not None and audience.game == room.games_started else None
+        asked = session.game.audience_question(session.state)
+        if question is None or asked is None or asked["key"] != question.key:
+            raise AudienceError("no_question", "no question is open")
+        if step is not None and step not in self._steps(session, asked):
+            raise AudienceError("stale", "the game has moved on: look again", "step")
+        if room.paused:
+            raise AudienceError("paused", "the game is paused")
+        if now_ms < question.opens_ms:
+            raise AudienceError("not_yet", "the question is not open yet")
+        closed_at = question.closed_at if question.closed_at is not None else now_ms
+        if question.scored or (not asked["open"] and now_ms > closed_at + grace_ms):
+            raise AudienceError("too_late", "too late: the question has closed")
+        if seat_id in question.answers:
+            raise AudienceError("already_answered", "you have already answered")
+        if (kind == "answer") != (question.kind == "numeric"):
+            raise AudienceError("invalid", "this question wants a number" if question.kind == "numeric"
+                                else "pick an option", "action")
+        if kind == "choice" and value >= question.options:
+            raise AudienceError("invalid", "no such option", "action")
+        timing: Timing = measure(question.opens_ms, claimed)
+        if not asked["open"] and question.opens_ms + timing.effective > min(closed_at, question.closes_ms):
+            raise AudienceError("too_late", "too late: the question has closed")  # tapped after the close
+        question.answers[seat_id] = AudienceAnswer(seat_id, value, timing)
+        self.pending.append({"room_code": room.code, "game": room.games_started, "question": question.key,
+                             "seat": seat_id, "value": value, "wall_ms": wall_ms,
+                             "timing": json.dumps(timing.to_json(), separators=(",", ":"))})
+        if len(self.pending) >= FLUSH_AT:
+            self.flush()
+        return {"ms": timing.effective}
+
+    @staticmethod
+    def _steps(session: Any, asked: dict[str, Any]) -> set[int]:
+        """The game steps an answer to the open question may carry: the unlocked question's, or the preview's just
+        before it (a phone that unlocked on its own clock before the unlock's update arrived)."""
+        step = session.game.step(session.state)
+        if step is None:
+            return set()
+        if asked["open"]:
+            return {step, step - 1}
+        return {step - 1, step - 2}  # just closed: the answer phase's step and its preview's
+
+    # ----- views -----
+
+    def public_view(self, room: Any) -> dict[str, Any] | None:
+        """What everyone may see: how many answered the open question, and after a reveal the top five."""
+        audience = self.rooms.get(room.code)
+        if audience is None or room.session is None or audience.game != room.games_started:
+            return None
+        question = audience.question
+        top = []
+        for seat_id in audience.board[:TOP_SHOWN]:
+            standing = audience.standings[seat_id]
+            seat = room.seats.get(seat_id)
+            if seat is None:
+                continue
+            gained = question.results.get(seat_id) if question is not None and question.scored else None
+            top.append({**seat.public(), "points": standing.points, "place": audience.places[seat_id],
+                        "gained": gained.points if gained else 0})
+        return {
+            "answered": len(question.answers) if question is not None and not question.scored else 0,
+            "revealed": question is not None and question.scored,
+            "top": top,
+            "playing": len(audience.standings),
+        }
+
+    def personal_view(self, room: Any, seat_id: int) -> dict[str, Any] | None:
+        """A spectator's own part: the answer given to the open question, the last result, place and points."""
+        audience = self.rooms.get(room.code)
+        if audience is None or room.session is None or audience.game != room.games_started:
+            return None
+        question = audience.question
+        own = question.answers.get(seat_id) if question is not None else None
+        result = question.results.get(seat_id) if question is not None and question.scored else None
+        standing = audience.standings.get(seat_id)
+        return {
+            "key": question.key if question is not None else None,
+            "yours": own.value if own is not None and not (question and question.scored) else None,
+            "result": result.to_json() if result is not None else None,
+            "of": len(question.answers) if question is not None and question.scored else 0,
+            "points": standing.points if standing else 0,
+            "place": audience.places.get(seat_id),
+            "players": len(audience.standings),
+        }
+
+    def standings(self, code: str) -> list[dict[str, Any]]:
+        """The current game's leaderboard, best first (for tests and the benchmark)."""
+        audience = self.rooms.get(code)
+        if audience is None:
+            return []
+        return [{"seat": s, "points": audience.standings[s].points, "place": audience.places[s]}
+                for s in audience.board]
