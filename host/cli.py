@@ -128,6 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="card games: the two bots' strengths (random, greedy, strong)")
     simulate.add_argument("--last-day", type=int, default=0, metavar="D",
                           help="Seizing the Crown: end each game after day D (0: no last day)")
+    bench = sub.add_parser("bench", help="latency, capacity, fairness and recovery benchmarks (docs/bench.md)")
+    from bench.cli import add_arguments as bench_arguments
+
+    bench_arguments(bench)
     return parser
 
 
@@ -223,6 +227,7 @@ def simulate(args: argparse.Namespace) -> int:
         if not 0 <= args.last_day <= 50:
             print("throneroom: --last-day must be between 0 (none) and 50", file=sys.stderr)
             return 2
+
         return crown_main(["--games", str(args.games), "--seed", str(args.seed), "--last-day", str(args.last_day)]) or 0
     if args.game != "campaign":
         import importlib
@@ -355,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         return pack_command(args)
     if args.command == "simulate":
         return simulate(args)
+    if args.command == "bench":
+        from bench.cli import run
+
+        return run(args)
     return 2
 
 

@@ -1,0 +1,181 @@
+"""``throneroom bench``: its arguments, and running the chosen scenarios into tables."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from bench.report import table
+
+SCENARIOS = ("party", "big", "fairness", "recovery")
+FULL = {"rooms": [10, 50, 100, 250], "audience": [50, 200, 500, 1000], "jitter": [(0, 20), (0, 100), (0, 300)],
+        "duration": 30.0, "recovery_rooms": 100, "recovery_actions": 300, "fairness_phones": 8, "fairness_rounds": 24}
+QUICK = {"rooms": [2], "audience": [10], "jitter": [(0, 20)], "duration": 3.0, "recovery_rooms": 3,
+         "recovery_actions": 60, "fairness_phones": 4, "fairness_rounds": 3}
+
+
+def sizes(low: int, high: int, what: str) -> Any:
+    """An argparse type: a comma-separated list of whole numbers between low and high."""
+    def parse(text: str) -> list[int]:
+        try:
+            values = [int(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be whole numbers separated by commas, not {text!r}") from None
+        if not values or any(not low <= v <= high for v in values):
+            raise argparse.ArgumentTypeError(f"each of {what} must be between {low} and {high}, not {text!r}")
+        return values
+
+    return parse
+
+
+def ranges(text: str) -> list[tuple[int, int]]:
+    """An argparse type: jitter ranges in ms, ``0-20,0-100``."""
+    result = []
+    for part in text.split(","):
+        try:
+            low, high = (int(x) for x in part.split("-"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a jitter range looks like 0-100, not {part!r}") from None
+        if not 0 <= low <= high <= 1000:
+            raise argparse.ArgumentTypeError(f"a jitter range must lie within 0-1000 ms, low first, not {part!r}")
+        result.append((low, high))
+    return result
+
+
+def number(cast: type, low: float, high: float, what: str) -> Any:
+    """An argparse type: one number between low and high."""
+    def parse(text: str) -> Any:
+        try:
+            value = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
+        return value
+
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``throneroom bench``."""
+    parser.add_argument("--scenario", choices=(*SCENARIOS, "all"), default="all", help="which scenario (default all)")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark works, in seconds")
+    parser.add_argument("--rooms", type=sizes(1, 2000, "--rooms"), metavar="R,R",
+                        help="party: room counts (default 10,50,100,250)")
+    parser.add_argument("--duration", type=number(float, 1, 3600, "--duration"), metavar="S",
+                        help="party: seconds of play per room count (default 30)")
+    parser.add_argument("--timer-scale", type=number(float, 0.05, 10, "--timer-scale"), default=0.3, metavar="F",
+                        help="party: the server's timer scale, so games move faster (default 0.3)")
+    parser.add_argument("--audience", type=sizes(1, 5000, "--audience"), metavar="N,N",
+                        help="big room: audience sizes (default 50,200,500,1000)")
+    parser.add_argument("--jitter", type=ranges, metavar="LO-HI,...",
+                        help="fairness: one-way delay ranges in ms (default 0-20,0-100,0-300)")
+    parser.add_argument("--fairness-phones", type=number(int, 2, 20, "--fairness-phones"), metavar="N",
+                        help="fairness: phones in the room (default 8)")
+    parser.add_argument("--fairness-rounds", type=number(int, 1, 200, "--fairness-rounds"), metavar="N",
+                        help="fairness: questions (default 24)")
+    parser.add_argument("--recovery-rooms", type=number(int, 1, 5000, "--recovery-rooms"), metavar="N",
+                        help="recovery: rooms in the database (default 100)")
+    parser.add_argument("--recovery-actions", type=number(int, 10, 100_000, "--recovery-actions"), metavar="N",
+                        help="recovery: events in each room's log (default 300)")
+    parser.add_argument("--workers", type=number(int, 1, 64, "--workers"), default=3, metavar="N",
+                        help="load-generator processes (default 3)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of every random choice (default 1)")
+    parser.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The sizes to run: the defaults (full or quick) with the options given."""
+    base = QUICK if args.quick else FULL
+    return {
+        "rooms": args.rooms or base["rooms"], "audience": args.audience or base["audience"],
+        "jitter": args.jitter or base["jitter"], "duration": args.duration or base["duration"],
+        "recovery_rooms": args.recovery_rooms or base["recovery_rooms"],
+        "recovery_actions": args.recovery_actions or base["recovery_actions"],
+        "fairness_phones": args.fairness_phones or base["fairness_phones"],
+        "fairness_rounds": args.fairness_rounds or base["fairness_rounds"],
+    }
+
+
+PARTY_COLUMNS = [("rooms", "rooms"), ("clients", "clients"), ("actions", "actions"), ("latency.p50", "p50 ms"),
+                 ("latency.p95", "p95 ms"), ("latency.p99", "p99 ms"), ("latency.max", "max ms"), ("lost", "lost"),
+                 ("server_cpu", "server CPU %"), ("generator_cpu", "load-gen CPU %"), ("rss_mb", "server RSS MB"),
+                 ("per_room_kb", "KB/room")]
+BIG_COLUMNS = [("audience", "audience"), ("accepted", "accepted"), ("stored", "logged"),
+               ("accept_all_ms", "accept all ms"), ("ack.p99", "ack p99 ms"), ("reveal.p50", "reveal p50 ms"),
+               ("reveal.p99", "reveal p99 ms"), ("reveal.max", "reveal max ms"), ("scored.p99", "own result p99 ms"),
+               ("lost", "lost"), ("server_cpu", "server CPU %"), ("generator_cpu", "load-gen CPU %"),
+               ("rss_mb", "server RSS MB")]
+FAIR_COLUMNS = [("jitter", "one-way jitter"), ("pairs", "pairs"), ("effective", "fair-timing order %"),
+                ("receipt", "server-receipt order %")]
+RECOVERY_COLUMNS = [("rooms", "rooms"), ("events", "events"), ("restored", "restored"),
+                    ("start_to_ready_s", "start to ready s"), ("restore_s", "restore alone s"),
+                    ("per_event_us", "µs/event"), ("rss_mb", "server RSS MB")]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen scenarios and print their tables; 1 if a scenario failed."""
+    from bench import scenarios
+
+    chosen = SCENARIOS if args.scenario == "all" else (args.scenario,)
+    sizes_ = settings(args)
+    results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                                           "system": platform.platform()}, "settings": sizes_}
+    print(f"throneroom bench: {', '.join(chosen)}{' (quick)' if args.quick else ''} on {os.cpu_count()} cores, "
+          f"{args.workers} load-generator processes", flush=True)
+    failed = False
+
+    def attempt(name: str, job: Any) -> Any:
+        nonlocal failed
+        started = time.monotonic()
+        try:
+            row = job()
+        except Exception as error:  # noqa: BLE001 - report it and go on with the next size
+            failed = True
+            print(f"  {name}: FAILED: {error}", file=sys.stderr, flush=True)
+            return None
+        print(f"  {name}: done in {time.monotonic() - started:.0f} s", flush=True)
+        return row
+
+    if "party" in chosen:
+        rows = [attempt(f"party, {r} rooms", lambda r=r: scenarios.party(r, args.workers, sizes_["duration"],
+                                                                      args.timer_scale, args.seed))
+                for r in sizes_["rooms"]]
+        results["party"] = [r for r in rows if r]
+    if "big" in chosen:
+        rows = [attempt(f"big room, {n} audience", lambda n=n: scenarios.big(n, args.workers, args.seed))
+                for n in sizes_["audience"]]
+        results["big"] = [r for r in rows if r]
+    if "fairness" in chosen:
+        rows = attempt("fairness", lambda: scenarios.fairness_runs(sizes_["jitter"], sizes_["fairness_phones"],
+                                                                   sizes_["fairness_rounds"], args.seed))
+        results["fairness"] = rows or []
+    if "recovery" in chosen:
+        row = attempt("recovery", lambda: scenarios.recovery(sizes_["recovery_rooms"], sizes_["recovery_actions"],
+                                                             args.seed))
+        results["recovery"] = [row] if row else []
+    print()
+    for key, title, columns in (
+            ("party", "Party load: action-to-update latency (every other client of the room)", PARTY_COLUMNS),
+            ("big", "Big room: audience answers and the reveal", BIG_COLUMNS),
+            ("fairness", "Fairness: pairs ordered as their true reactions (gap ≥ 20 ms)", FAIR_COLUMNS),
+            ("recovery", "Recovery: server start to every room restored", RECOVERY_COLUMNS)):
+        if key in results:
+            print(table(title, columns, results[key]))
+            print()
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(results, handle, indent=2)
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench``."""
+    parser = argparse.ArgumentParser(prog="throneroom bench", description="Throneroom's benchmarks (docs/bench.md)")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

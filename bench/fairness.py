@@ -1,0 +1,158 @@
+"""The fairness scenario (issue [3]'s accuracy figure): phones on a jittery network with known reaction times.
+
+Each phone's messages, in and out, wait a random one-way delay drawn from the jitter range; its clock offset comes
+from its own pings. For every pair of phones whose true reactions differ by ``MIN_GAP_MS`` or more, the room's
+order by effective time is checked against the true order, next to the order by the server's receipt time.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+import socketio
+
+MIN_GAP_MS = 20
+
+
+class DelayedClient(socketio.Client):
+    """A client whose incoming events wait their network delay in their own thread."""
+
+    def __init__(self, delay: Any, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.network_delay = delay
+
+    def _handle_event(self, namespace: Any, id: Any, data: Any) -> None:
+        def later() -> None:
+            time.sleep(self.network_delay())
+            super(DelayedClient, self)._handle_event(namespace, id, data)
+
+        threading.Thread(target=later, daemon=True).start()
+
+
+class SimPhone:
+    """A phone on a jittery network that taps its true reaction time after the unlock it sees."""
+
+    def __init__(self, url: str, code: str, name: str, rng: random.Random, low: int, high: int):
+        self.rng = random.Random(rng.random())
+        self.low, self.high = low, high
+        self.samples: list[tuple[float, float]] = []
+        self.handled_round = 0
+        self.reaction: dict[int, float] = {}
+        self.lock = threading.Lock()
+        self.stop = False
+        self.client = DelayedClient(self.delay, reconnection=False)
+        self.client.on("state", self._on_state, namespace="/play")
+        self.client.on("sync", self._on_sync, namespace="/play")
+        self.client.connect(url, namespaces=["/play"], transports=["websocket"])
+        answer = self.client.call("join", {"code": code, "name": name, "role": "player"}, namespace="/play",
+                                  timeout=10)
+        assert answer["ok"], answer
+        self.pinger = threading.Thread(target=self._ping_loop, daemon=True)
+        self.pinger.start()
+
+    def delay(self) -> float:
+        return self.rng.uniform(self.low, self.high) / 1000
+
+    def _on_sync(self, _data: Any) -> dict[str, Any]:
+        time.sleep(self.delay())
+        return {}
+
+    def _ping_loop(self) -> None:
+        while not self.stop:
+            sent = time.monotonic() * 1000
+            time.sleep(self.delay())
+            try:
+                answer = self.client.call("ping", {"t": sent}, namespace="/play", timeout=5)
+            except Exception:  # noqa: BLE001 - the run is over or the server went away
+                return
+            time.sleep(self.delay())
+            received = time.monotonic() * 1000
+            if answer.get("running") and answer.get("game_ms") is not None:
+                with self.lock:
+                    self.samples = (self.samples + [(received - sent, answer["game_ms"] - (sent + received) / 2)])[-8:]
+            time.sleep(0.15)
+
+    def offset(self) -> float | None:
+        with self.lock:
+            return min(self.samples)[1] if self.samples else None
+
+    def _on_state(self, state: dict[str, Any]) -> None:
+        game = state.get("game")
+        if not game or game["id"] != "buzz" or state["phase"] != "playing":
+            return
+        view = game["view"]
+        round_ = view["round"]
+        if view["phase"] not in ("preview", "answer") or round_ <= self.handled_round or round_ not in self.reaction:
+            return
+        offset = self.offset()
+        if offset is None:
+            return
+        self.handled_round = round_
+        shown = max(time.monotonic() * 1000, view["opens_ms"] - offset)
+        tap = shown + self.reaction[round_]
+
+        def press() -> None:
+            time.sleep(max(0.0, tap - time.monotonic() * 1000) / 1000)
+            time.sleep(self.delay())
+            self.client.emit("action", {"action": {"answer": 1}, "ms": self.reaction[round_], "step": None},
+                             namespace="/play")
+
+        threading.Thread(target=press, daemon=True).start()
+
+    def close(self) -> None:
+        self.stop = True
+        self.client.disconnect()
+
+
+def run(server: Any, low: int, high: int, phones: int, rounds: int, seed: int) -> dict[str, Any]:
+    """One jitter range: the share of pairs ordered right by effective time and by server receipt."""
+    rng = random.Random(seed)
+    room = server.create_room()
+    host = socketio.Client(reconnection=False)
+    host.connect(server.url, namespaces=["/tv"], transports=["websocket"])
+    assert host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")["ok"]
+    sims = [SimPhone(server.url, room["code"], f"P{i}", rng, low, high) for i in range(phones)]
+    for round_ in range(1, rounds + 1):
+        for sim, reaction in zip(sims, rng.sample(range(150, 900, 7), phones)):
+            sim.reaction[round_] = float(reaction)
+    answer_ms = 1200 + 2 * high + 900
+
+    def control(**c: Any) -> dict[str, Any]:
+        return host.call("control", c, namespace="/tv", timeout=10)
+
+    assert control(control="select_game", game="buzz")["ok"]
+    assert control(control="settings", game="buzz", settings={
+        "bots": False, "rounds": rounds, "preview_ms": 450 + 2 * high, "answer_ms": answer_ms, "reveal_ms": 150})["ok"]
+    time.sleep(0.5)
+    assert control(control="start")["ok"]
+    final = None
+    deadline = time.monotonic() + 60 + rounds * (answer_ms + 1500) / 1000
+    while time.monotonic() < deadline:
+        state = host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")["state"]
+        if state["phase"] == "finished":
+            final = state["game"]["view"]
+            break
+        time.sleep(0.3)
+    for sim in sims:
+        sim.close()
+    host.disconnect()
+    if final is None:
+        raise RuntimeError("the fairness game did not finish")
+    engine_right = receipt_right = trials = 0
+    for round_, results in enumerate(final["results"], start=1):
+        by_seat = {r["seat"]: r for r in results}
+        for a in range(phones):
+            for b in range(a + 1, phones):
+                ra, rb = sims[a].reaction[round_], sims[b].reaction[round_]
+                if abs(ra - rb) < MIN_GAP_MS or a not in by_seat or b not in by_seat:
+                    continue
+                trials += 1
+                truth = ra < rb
+                engine_right += (by_seat[a]["ms"] < by_seat[b]["ms"]) == truth
+                receipt_right += (by_seat[a]["timing"]["receipt"] < by_seat[b]["timing"]["receipt"]) == truth
+    return {"jitter": f"{low}-{high} ms", "pairs": trials,
+            "effective": round(100 * engine_right / trials, 1) if trials else None,
+            "receipt": round(100 * receipt_right / trials, 1) if trials else None}

@@ -1,0 +1,335 @@
+"""Simulated phones and TVs: python-socketio asyncio clients, many per worker process.
+
+Every client records each ``state`` message it receives (its room version and the local monotonic time). On
+Linux ``time.monotonic`` is one clock for every process of the machine, so a send time taken in one worker and a
+receipt time taken in another can be compared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import random
+import resource
+import time
+from typing import Any
+
+import socketio
+
+CONNECT_TIMEOUT = 60
+
+
+def now_ms() -> float:
+    """This machine's monotonic clock in ms (the same in every process)."""
+    return time.monotonic() * 1000
+
+
+def cpu_seconds() -> float:
+    """CPU used by this process so far (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Client:
+    """One socket on ``/tv`` or ``/play`` that remembers every state it received."""
+
+    def __init__(self, url: str, namespace: str):
+        self.url = url
+        self.namespace = namespace
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.versions: list[int] = []  # versions of the states received, in order of arrival
+        self.times: list[float] = []  # when each arrived (now_ms)
+        self.state: dict[str, Any] | None = None
+        self.on_state: Any = None
+        self.disorder = 0  # states that arrived with a lower version than one before them
+        self.sio.on("state", self._state, namespace=namespace)
+        self.sio.on("sync", self._sync, namespace=namespace)
+
+    async def _sync(self, _data: Any) -> dict[str, Any]:
+        return {}
+
+    def _state(self, state: dict[str, Any]) -> None:
+        version = state.get("version", -1)
+        if self.versions and version < self.versions[-1]:
+            self.disorder += 1
+        self.versions.append(version)
+        self.times.append(now_ms())
+        self.state = state
+        if self.on_state is not None:
+            self.on_state(state)
+
+    async def connect(self) -> None:
+        """Open the WebSocket."""
+        await self.sio.connect(self.url, namespaces=[self.namespace], transports=["websocket"],
+                               wait_timeout=CONNECT_TIMEOUT)
+
+    async def call(self, event: str, data: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+        """Send an event and wait for its acknowledgement."""
+        return await self.sio.call(event, data, namespace=self.namespace, timeout=timeout)
+
+    def received_at(self, version: int) -> float | None:
+        """When this client first received a state of at least this version (versions only grow)."""
+        running_max: list[int] = []
+        best = -1
+        for v in self.versions:  # arrival order; the running maximum is sorted
+            best = max(best, v)
+            running_max.append(best)
+        i = bisect.bisect_left(running_max, version)
+        return self.times[i] if i < len(self.times) else None
+
+    async def close(self) -> None:
+        """Disconnect."""
+        with contextlib.suppress(Exception):  # the server may be gone already
+            await self.sio.disconnect()
+
+
+async def connect_all(clients: list[Client], batch: int = 50) -> None:
+    """Connect clients a batch at a time (a thousand handshakes at once would only measure the listen queue)."""
+    for i in range(0, len(clients), batch):
+        await asyncio.gather(*(c.connect() for c in clients[i:i + batch]))
+
+
+def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A move among the seat's legal actions, as a player in a hurry would choose it."""
+    legal = view.get("legal") or []
+    if not legal:
+        return None
+    kind, value = rng.choice(legal)
+    if kind == "answer":
+        return {"answer": rng.randint(0, 2000)}
+    return {kind: value}
+
+
+class Player:
+    """A phone playing a Short Campaign seat with a bot's human-looking timing: it acts after a random part of
+    the time left, and records the version its action produced (from the acknowledgement)."""
+
+    def __init__(self, client: Client, rng: random.Random, stop_at: float):
+        self.client = client
+        self.rng = rng
+        self.stop_at = stop_at
+        self.handled: set[int] = set()
+        self.actions: list[tuple[float, int]] = []  # (sent at, version it produced)
+        self.refused = 0
+        client.on_state = self.seen
+
+    def seen(self, state: dict[str, Any]) -> None:
+        game = state.get("game")
+        if not game or state.get("phase") != "playing" or state.get("paused") or game.get("you") is None:
+            return
+        view = game["view"]
+        step = game["step"]
+        if step in self.handled or not view.get("legal") or now_ms() > self.stop_at:
+            return
+        self.handled.add(step)
+        left = max(200, (game["deadline_ms"] or 0) - game["now_ms"])
+        delay = self.rng.uniform(0.15, 0.6) * left / 1000
+        asyncio.get_running_loop().create_task(self.act(step, view, delay))
+
+    async def act(self, step: int, view: dict[str, Any], delay: float) -> None:
+        await asyncio.sleep(delay)
+        action = random_action(view, self.rng)
+        if action is None or now_ms() > self.stop_at:
+            return
+        sent = now_ms()
+        try:
+            answer = await self.client.call("action", {"action": action, "step": step, "ms": round(delay * 1000)})
+        except Exception:  # noqa: BLE001 - a timeout: counted as refused
+            self.refused += 1
+            return
+        if answer.get("ok"):
+            self.actions.append((sent, answer["version"]))
+        else:
+            self.refused += 1
+
+
+# ----- party load: R rooms, a TV and three playing phones each -----
+
+async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
+    """Set up this worker's rooms, wait for the start signal, play for the duration, then measure."""
+    rng = random.Random(job["seed"])
+    rooms = []
+    for room in job["rooms"]:
+        tv = Client(job["url"], "/tv")
+        phones = [Client(job["url"], "/play") for _ in range(3)]
+        rooms.append((room, tv, phones))
+    await connect_all([c for _, tv, phones in rooms for c in (tv, *phones)])
+    for room, tv, phones in rooms:
+        answer = await tv.call("watch", {"code": room["code"], "host_token": room["host_token"]})
+        assert answer["ok"], answer
+        for i, phone in enumerate(phones):
+            answer = await phone.call("join", {"code": room["code"], "name": f"P{i}", "role": "player"})
+            assert answer["ok"], answer
+        for control in ({"control": "select_game", "game": "campaign"},
+                        {"control": "settings", "game": "campaign", "settings": {"bots": False}}):
+            answer = await tv.call("control", control)
+            assert answer["ok"], answer
+    ready.put(len(rooms))
+    await asyncio.get_running_loop().run_in_executor(None, go.wait)
+    cpu0, wall0 = cpu_seconds(), now_ms()
+    stop_at = wall0 + job["duration_s"] * 1000
+    players = []
+    for _, tv, phones in rooms:
+        players += [Player(p, random.Random(rng.random()), stop_at) for p in phones]
+    spacing = min(5.0, job["duration_s"] / 4) / len(rooms)  # parties do not all start in the same second
+    for _, tv, _ in rooms:
+        answer = await tv.call("control", {"control": "start"}, timeout=120)
+        assert answer["ok"], answer
+        await asyncio.sleep(spacing)
+    measure_from = now_ms() + 1000  # the play, not the game starts (each draws its questions from the packs)
+    await asyncio.sleep(max(0.0, (stop_at - now_ms()) / 1000))
+    await asyncio.sleep(job["settle_s"])  # updates still on their way
+    cpu = cpu_seconds() - cpu0
+    wall = (now_ms() - wall0) / 1000
+    latencies: list[float] = []
+    lost = actions = refused = disorder = states = 0
+    by_phone = {id(p.client): p for p in players}
+    for _, tv, phones in rooms:
+        clients = [tv, *phones]
+        states += sum(len(c.versions) for c in clients)
+        disorder += sum(c.disorder for c in clients)
+        for phone in phones:
+            player = by_phone[id(phone)]
+            refused += player.refused
+            for sent, version in player.actions:
+                if sent < measure_from:
+                    continue
+                actions += 1
+                arrivals = []
+                for other in clients:
+                    if other is phone:
+                        continue
+                    at = other.received_at(version)
+                    if at is None:
+                        lost += 1
+                    else:
+                        arrivals.append(at)
+                if arrivals:
+                    latencies.append(max(arrivals) - sent)
+    await asyncio.gather(*(c.close() for _, tv, phones in rooms for c in (tv, *phones)))
+    return {"latencies": latencies, "lost": lost, "actions": actions, "refused": refused, "states": states,
+            "disorder": disorder, "cpu": cpu, "wall": wall}
+
+
+# ----- big room: one game, three players, N audience phones -----
+
+class Spectator:
+    """An audience phone: answers the first question once it unlocks, at a random moment in the same second."""
+
+    def __init__(self, client: Client, rng: random.Random):
+        self.client = client
+        self.rng = rng
+        self.key: int | None = None
+        self.sent: float | None = None
+        self.acked: float | None = None
+        self.accepted = False
+        self.reveal_at: float | None = None
+        self.result_at: float | None = None
+        client.on_state = self.seen
+
+    def seen(self, state: dict[str, Any]) -> None:
+        game = state.get("game")
+        if not game or not game["view"].get("question"):
+            return
+        q = game["view"]["question"]
+        if self.key is None and game["view"]["phase"] == "answer":
+            self.key = q["opens_ms"]
+            asyncio.get_running_loop().create_task(self.answer(q, game["step"]))
+        if q["opens_ms"] == self.key and q["revealed"] and self.reveal_at is None:
+            self.reveal_at = now_ms()
+        you = (state.get("audience") or {}).get("you") or {}
+        if self.key is not None and you.get("key") == self.key and you.get("result") and self.result_at is None:
+            self.result_at = now_ms()
+
+    async def answer(self, q: dict[str, Any], step: int) -> None:
+        delay = self.rng.uniform(0, 1.0)
+        await asyncio.sleep(delay)
+        action = {"answer": self.rng.randint(0, 2000)} if q["kind"] == "numeric" else {
+            "choice": self.rng.randrange(len(q["options"]))}
+        self.sent = now_ms()
+        try:
+            answer = await self.client.call("audience", {"action": action, "step": step,
+                                                         "ms": round(delay * 1000) + 150})
+        except Exception:  # noqa: BLE001 - a timeout: not accepted
+            return
+        self.acked = now_ms()
+        self.accepted = bool(answer.get("ok"))
+
+
+async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, close: Any,
+                   closed_at: Any) -> dict[str, Any]:
+    """This worker's share of the audience (and, in worker 0, the TV and the three players)."""
+    rng = random.Random(job["seed"])
+    spectators = [Spectator(Client(job["url"], "/play"), random.Random(rng.random())) for _ in range(job["n"])]
+    lead = job["lead"]
+    tv = Client(job["url"], "/tv") if lead else None
+    players = [Client(job["url"], "/play") for _ in range(3)] if lead else []
+    clients = [s.client for s in spectators] + players + ([tv] if tv else [])
+    await connect_all(clients)
+    if tv is not None:
+        answer = await tv.call("watch", {"code": job["code"], "host_token": job["host_token"]})
+        assert answer["ok"], answer
+        for i, player in enumerate(players):
+            assert (await player.call("join", {"code": job["code"], "name": f"Player {i}"}))["ok"]
+    async def join(i: int, s: Spectator) -> None:
+        answer = await s.client.call("join", {"code": job["code"], "name": f"A{job['worker']}-{i}",
+                                              "role": "spectator"}, timeout=120)
+        assert answer["ok"], answer
+
+    for first in range(0, len(spectators), 25):  # 25 at a time, as a crowd scanning the QR code would
+        await asyncio.gather(*(join(first + i, s) for i, s in enumerate(spectators[first:first + 25])))
+    ready.put(len(spectators))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, go.wait)
+    cpu0, wall0 = cpu_seconds(), now_ms()
+    if tv is not None:
+        for control in ({"control": "select_game", "game": "campaign"},
+                        {"control": "settings", "game": "campaign",
+                         "settings": {"bots": False, "preview_seconds": 2, "numeric_seconds": 60}},
+                        {"control": "start"}):
+            answer = await tv.call("control", control)
+            assert answer["ok"], answer
+    deadline = now_ms() + job["timeout_s"] * 1000
+    while now_ms() < deadline and not all(s.acked is not None for s in spectators):
+        await asyncio.sleep(0.05)
+    answered.put(sum(s.accepted for s in spectators))
+    if tv is not None:  # the players answer; the last one's answer closes the question and brings the reveal
+        await loop.run_in_executor(None, close.wait)
+        for i, player in enumerate(players):
+            game = player.state["game"]
+            if i == len(players) - 1:
+                closed_at.value = now_ms()
+            answer = await player.call("action", {"action": {"answer": 100 * (i + 1)}, "step": game["step"]})
+            assert answer["ok"], answer
+    else:
+        await loop.run_in_executor(None, close.wait)
+    deadline = now_ms() + job["timeout_s"] * 1000
+    while now_ms() < deadline and not all(s.result_at is not None for s in spectators if s.accepted):
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    cpu = cpu_seconds() - cpu0
+    wall = (now_ms() - wall0) / 1000
+    result = {
+        "sent": [s.sent for s in spectators if s.sent is not None],
+        "acked": [s.acked for s in spectators if s.acked is not None],
+        "accepted": sum(s.accepted for s in spectators),
+        "reveal": [s.reveal_at for s in spectators if s.reveal_at is not None],
+        "result": [s.result_at for s in spectators if s.result_at is not None],
+        "missed_reveal": sum(s.reveal_at is None for s in spectators),
+        "missed_result": sum(s.result_at is None for s in spectators if s.accepted),
+        "disorder": sum(c.disorder for c in clients),
+        "cpu": cpu, "wall": wall,
+    }
+    await asyncio.gather(*(c.close() for c in clients))
+    return result
+
+
+def worker(kind: str, job: dict[str, Any], results: Any, *events: Any) -> None:
+    """A load-generator process: runs one job on its own event loop and puts its figures on ``results``."""
+    handler = {"party": party_rooms, "big": big_room}[kind]
+    try:
+        results.put(asyncio.run(handler(job, *events)))
+    except BaseException as error:  # reported to the parent, which fails the scenario
+        results.put({"error": f"{type(error).__name__}: {error}"})
+        raise

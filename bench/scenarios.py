@@ -1,0 +1,224 @@
+"""The four scenarios of issue [8]: party load, big room, fairness, recovery. Each returns rows of figures."""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue as queue_module
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import fairness
+from bench.phones import worker
+from bench.report import summary
+from bench.server import Server
+
+MB = 1024 * 1024
+
+
+def _spawn(kind: str, jobs: list[dict[str, Any]], *events: Any) -> tuple[list[Any], Any]:
+    ctx = multiprocessing.get_context("spawn")
+    results = ctx.Queue()
+    processes = [ctx.Process(target=worker, args=(kind, job, results, *events), daemon=True) for job in jobs]
+    for process in processes:
+        process.start()
+    return processes, results
+
+
+def _collect(processes: list[Any], results: Any, timeout: float) -> list[dict[str, Any]]:
+    collected = []
+    deadline = time.monotonic() + timeout
+    while len(collected) < len(processes):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise RuntimeError("a load-generator process did not report in time")
+        collected.append(results.get(timeout=remaining))
+    for process in processes:
+        process.join(10)
+    errors = [r["error"] for r in collected if "error" in r]
+    if errors:
+        raise RuntimeError(f"a load-generator process failed: {errors[0]}")
+    return collected
+
+
+def _wait_ready(queue: Any, count: int, timeout: float, processes: list[Any], results: Any) -> int:
+    """Sum what ``count`` workers report on ``queue``; fails at once if a worker died meanwhile."""
+    total = got = 0
+    deadline = time.monotonic() + timeout
+    while got < count:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the load-generator processes did not report in time")
+        try:
+            total += queue.get(timeout=1.0)
+            got += 1
+        except queue_module.Empty:
+            if any(p.exitcode not in (None, 0) for p in processes) or not results.empty():
+                failure = results.get(timeout=5) if not results.empty() else {"error": "a worker died"}
+                raise RuntimeError(f"a load-generator process failed: {failure.get('error', failure)}") from None
+    return total
+
+
+def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed: int = 1) -> dict[str, Any]:
+    """R rooms, each a TV and three phones playing the Short Campaign at a bot's pace."""
+    ctx = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
+        server = Server(Path(tmp) / "party.db", timer_scale=timer_scale, seed=seed)
+        server.start()
+        try:
+            rss_empty = server.rss_bytes()
+            created = [server.create_room() for _ in range(rooms)]
+            workers = max(1, min(workers, rooms))
+            jobs = [{"url": server.url, "rooms": created[i::workers], "seed": seed * 1000 + i,
+                     "duration_s": duration_s, "settle_s": 2.0} for i in range(workers)]
+            ready, go = ctx.Queue(), ctx.Event()
+            processes, results = _spawn("party", jobs, ready, go)
+            _wait_ready(ready, workers, 60 + rooms, processes, results)
+            cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+            go.set()
+            time.sleep(duration_s)
+            cpu = server.cpu_seconds() - cpu0
+            wall = time.monotonic() - wall0
+            rss = server.rss_bytes()
+            figures = _collect(processes, results, 120 + duration_s)
+        finally:
+            server.stop()
+    latencies = [x for f in figures for x in f["latencies"]]
+    generator_cpu = sum(f["cpu"] for f in figures) / max(f["wall"] for f in figures)
+    return {
+        "rooms": rooms, "clients": rooms * 4, "actions": sum(f["actions"] for f in figures),
+        "refused": sum(f["refused"] for f in figures),
+        "latency": summary(latencies), "lost": sum(f["lost"] for f in figures),
+        "disorder": sum(f["disorder"] for f in figures), "states": sum(f["states"] for f in figures),
+        "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
+        "rss_mb": round(rss / MB, 1), "per_room_kb": round((rss - rss_empty) / rooms / 1024, 1),
+        "workers": workers,
+    }
+
+
+def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60) -> dict[str, Any]:
+    """One Short Campaign room, three players and N audience phones answering the same question in one second."""
+    ctx = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
+        db = Path(tmp) / "big.db"
+        server = Server(db, seed=seed)
+        server.start()
+        try:
+            rss_empty = server.rss_bytes()
+            room = server.create_room()
+            workers = max(1, min(workers, audience))
+            jobs = [{"url": server.url, "code": room["code"], "host_token": room["host_token"], "worker": i,
+                     "n": audience // workers + (i < audience % workers), "lead": i == 0,
+                     "seed": seed * 1000 + i, "timeout_s": timeout_s} for i in range(workers)]
+            ready, answered, go, close = ctx.Queue(), ctx.Queue(), ctx.Event(), ctx.Event()
+            closed_at = ctx.Value("d", 0.0)
+            processes, results = _spawn("big", jobs, ready, go, answered, close, closed_at)
+            joined = _wait_ready(ready, workers, 120 + audience, processes, results)
+            rss_joined = server.rss_bytes()
+            cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+            go.set()
+            accepted = _wait_ready(answered, workers, 60 + timeout_s, processes, results)
+            close.set()
+            figures = _collect(processes, results, 60 + 2 * timeout_s)
+            cpu = server.cpu_seconds() - cpu0
+            wall = time.monotonic() - wall0
+            rss = server.rss_bytes()
+        finally:
+            server.stop()
+        with sqlite3.connect(db) as connection:
+            stored = connection.execute("SELECT COUNT(*) FROM audience_answer").fetchone()[0]
+    sent = [x for f in figures for x in f["sent"]]
+    acked = [x for f in figures for x in f["acked"]]
+    close_ms = closed_at.value
+    reveal = [x - close_ms for f in figures for x in f["reveal"]]
+    scored = [x - close_ms for f in figures for x in f["result"]]
+    generator_cpu = sum(f["cpu"] for f in figures) / max(f["wall"] for f in figures)
+    return {
+        "audience": audience, "joined": joined, "accepted": accepted, "stored": stored,
+        "accept_all_ms": round(max(acked) - min(sent), 1) if sent and acked else None,
+        "ack": summary([a - s for f in figures for s, a in zip(f["sent"], f["acked"])]),
+        "reveal": summary(reveal), "scored": summary(scored),
+        "lost": sum(f["missed_reveal"] for f in figures) + sum(f["missed_result"] for f in figures),
+        "disorder": sum(f["disorder"] for f in figures),
+        "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
+        "rss_mb": round(rss / MB, 1), "per_phone_kb": round((rss_joined - rss_empty) / max(1, audience) / 1024, 1),
+        "workers": workers,
+    }
+
+
+def fairness_runs(ranges: list[tuple[int, int]], phones: int, rounds: int, seed: int = 1) -> list[dict[str, Any]]:
+    """The fair-timing accuracy at each jitter range, on one server with the hidden test games."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
+        server = Server(Path(tmp) / "fair.db", test_games=True, seed=seed)
+        server.start()
+        try:
+            for i, (low, high) in enumerate(ranges):
+                rows.append(fairness.run(server, low, high, phones, rounds, seed * 100 + i))
+        finally:
+            server.stop()
+    return rows
+
+
+def make_logs(db: Path, rooms: int, actions: int, seed: int = 1) -> int:
+    """``rooms`` rooms, each with a log of ``actions`` events of all-bot Short Campaigns (one after another),
+    written by the room service itself on a fake clock; returns the events written."""
+    from host.service import FakeClock, RoomService
+    from host.store import Store, sqlite_url
+
+    class Clock(FakeClock):  # game time moves at once; the records carry today's date, so rooms count as recent
+        def wall_ms(self) -> int:
+            return time.time_ns() // 1_000_000
+
+    seeds = iter(range(seed * 1_000_000, seed * 1_000_000 + 10**6))
+    store = Store(sqlite_url(str(db)))
+    clock = Clock()
+    service = RoomService(store, clock, seed_source=lambda: next(seeds))
+    total = 0
+    for _ in range(rooms):
+        code, _ = service.create_room()
+        room = service.room(code)
+        service.host_event(room, "select_game", {"game": "campaign"})
+        service.host_event(room, "settings", {"game": "campaign", "settings": {"bots": True}})
+        service.host_event(room, "start", {})
+        while room.seq < actions:
+            if room.phase == "finished":
+                service.host_event(room, "lobby", {})
+                service.host_event(room, "start", {})
+                continue
+            clock.advance(100)
+            service._tick_room(room)
+        total += room.seq
+    store.close()
+    return total
+
+
+def recovery(rooms: int, actions: int, seed: int = 1) -> dict[str, Any]:
+    """Time from server start to every room restored, for ``rooms`` rooms of ``actions`` logged events each."""
+    from host.service import RoomService
+    from host.store import Store, sqlite_url
+
+    with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
+        db = Path(tmp) / "recovery.db"
+        started = time.monotonic()
+        events = make_logs(db, rooms, actions, seed)
+        made_s = time.monotonic() - started
+        t0 = time.perf_counter()
+        service = RoomService(Store(sqlite_url(str(db))))
+        restored_in_process = service.restore_all()
+        in_process_s = time.perf_counter() - t0
+        service.store.close()
+        server = Server(db, seed=seed)
+        server.start(timeout=600)
+        try:
+            rss = server.rss_bytes()
+            log = server.log.read_text()
+        finally:
+            server.stop()
+    restored = next((int(line.split("restored ")[1].split()[0]) for line in log.splitlines()
+                     if "restored " in line and "room(s)" in line), 0)
+    return {"rooms": rooms, "events": events, "restored": restored, "restored_in_process": restored_in_process,
+            "start_to_ready_s": round(server.ready_after, 2), "restore_s": round(in_process_s, 2),
+            "per_event_us": round(1e6 * in_process_s / max(1, events), 1), "rss_mb": round(rss / MB, 1),
+            "made_s": round(made_s, 1)}
