@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import socket
 import sys
 import warnings
@@ -338,14 +339,17 @@ def serve(args: argparse.Namespace) -> int:
         print(f"  Demo ({args.demo}, bots only):  {public}/tv/{code}")
     sys.stdout.flush()
     start_ticker(app)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # a service manager's stop ends as cleanly as Ctrl-C
     try:
         runtime.socketio.run(app, host=args.host, port=args.port, log_output=False,
                              allow_unsafe_werkzeug=args.async_mode == "threading")
     except OSError as error:
         print(f"throneroom: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
+    finally:
+        runtime.service.audience.flush()  # audience answers wait for the ticker's next turn: write them now
     return 0
 
 
