@@ -33,14 +33,17 @@ class DelayedClient(socketio.Client):
 
 
 class SimPhone:
-    """A phone on a jittery network that taps its true reaction time after the unlock it sees."""
+    """A phone on a jittery network that taps its true reaction time after the unlock it sees, and claims it
+    (a ``liar`` claims 0 ms instead: the fair timing must not let it win)."""
 
-    def __init__(self, url: str, code: str, name: str, rng: random.Random, low: int, high: int):
+    def __init__(self, url: str, code: str, name: str, rng: random.Random, low: int, high: int,
+                 liar: bool = False):
         self.rng = random.Random(rng.random())
-        self.low, self.high = low, high
-        self.samples: list[tuple[float, float]] = []
+        self.low, self.high, self.liar = low, high, liar
+        self.samples: list[tuple[float, float]] = []  # (rtt, offset) of recent pings
         self.handled_round = 0
-        self.reaction: dict[int, float] = {}
+        self.reaction: dict[int, float] = {}  # round -> true reaction ms, set by the caller
+        self.true_taps: dict[int, float] = {}
         self.lock = threading.Lock()
         self.stop = False
         self.client = DelayedClient(self.delay, reconnection=False)
@@ -57,7 +60,7 @@ class SimPhone:
         return self.rng.uniform(self.low, self.high) / 1000
 
     def _on_sync(self, _data: Any) -> dict[str, Any]:
-        time.sleep(self.delay())
+        time.sleep(self.delay())  # the probe came down (DelayedClient); now the ack travels up
         return {}
 
     def _ping_loop(self) -> None:
@@ -76,6 +79,7 @@ class SimPhone:
             time.sleep(0.15)
 
     def offset(self) -> float | None:
+        """Game clock minus local clock, from the fastest recent ping (its error is half its asymmetry)."""
         with self.lock:
             return min(self.samples)[1] if self.samples else None
 
@@ -91,20 +95,39 @@ class SimPhone:
         if offset is None:
             return
         self.handled_round = round_
-        shown = max(time.monotonic() * 1000, view["opens_ms"] - offset)
+        shown = max(time.monotonic() * 1000, view["opens_ms"] - offset)  # the unlock, or the arrival if later
         tap = shown + self.reaction[round_]
+        self.true_taps[round_] = tap
+        claimed = 0 if self.liar else self.reaction[round_]
 
         def press() -> None:
             time.sleep(max(0.0, tap - time.monotonic() * 1000) / 1000)
-            time.sleep(self.delay())
-            self.client.emit("action", {"action": {"answer": 1}, "ms": self.reaction[round_], "step": None},
-                             namespace="/play")
+            time.sleep(self.delay())  # uplink
+            self.client.emit("action", {"action": {"answer": 1}, "ms": claimed, "step": None}, namespace="/play")
 
         threading.Thread(target=press, daemon=True).start()
 
     def close(self) -> None:
         self.stop = True
         self.client.disconnect()
+
+
+def pair_orders(sims: list[SimPhone], results_by_round: list[list[dict[str, Any]]]) -> tuple[int, int, int]:
+    """Over every round's results (seat i is ``sims[i]``): the pairs whose true reactions differ by ``MIN_GAP_MS``
+    or more, and how many of them the effective times and the server's receipt times put in the true order."""
+    engine_right = receipt_right = trials = 0
+    for round_, results in enumerate(results_by_round, start=1):
+        by_seat = {r["seat"]: r for r in results}
+        for a in range(len(sims)):
+            for b in range(a + 1, len(sims)):
+                ra, rb = sims[a].reaction[round_], sims[b].reaction[round_]
+                if abs(ra - rb) < MIN_GAP_MS or a not in by_seat or b not in by_seat:
+                    continue
+                trials += 1
+                truth = ra < rb
+                engine_right += (by_seat[a]["ms"] < by_seat[b]["ms"]) == truth
+                receipt_right += (by_seat[a]["timing"]["receipt"] < by_seat[b]["timing"]["receipt"]) == truth
+    return trials, engine_right, receipt_right
 
 
 def run(server: Any, low: int, high: int, phones: int, rounds: int, seed: int) -> dict[str, Any]:
@@ -141,18 +164,7 @@ def run(server: Any, low: int, high: int, phones: int, rounds: int, seed: int) -
     host.disconnect()
     if final is None:
         raise RuntimeError("the fairness game did not finish")
-    engine_right = receipt_right = trials = 0
-    for round_, results in enumerate(final["results"], start=1):
-        by_seat = {r["seat"]: r for r in results}
-        for a in range(phones):
-            for b in range(a + 1, phones):
-                ra, rb = sims[a].reaction[round_], sims[b].reaction[round_]
-                if abs(ra - rb) < MIN_GAP_MS or a not in by_seat or b not in by_seat:
-                    continue
-                trials += 1
-                truth = ra < rb
-                engine_right += (by_seat[a]["ms"] < by_seat[b]["ms"]) == truth
-                receipt_right += (by_seat[a]["timing"]["receipt"] < by_seat[b]["timing"]["receipt"]) == truth
+    trials, engine_right, receipt_right = pair_orders(sims, final["results"])
     return {"jitter": f"{low}-{high} ms", "pairs": trials,
             "effective": round(100 * engine_right / trials, 1) if trials else None,
             "receipt": round(100 * receipt_right / trials, 1) if trials else None}

@@ -34,7 +34,7 @@ def test_an_answer_accepted_just_before_a_stop_is_kept(tmp_path: Path):
             joined = viewer.call("join", {"code": room["code"], "name": name, "role": "spectator"}, namespace="/play")
             assert joined["ok"], joined
             viewers.append(viewer)
-        control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)  # noqa: E731
+        control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)
         assert control(control="select_game", game="campaign")["ok"]
         assert control(control="settings", game="campaign", settings={"bots": True})["ok"]
         assert control(control="start")["ok"]

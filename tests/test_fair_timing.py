@@ -7,119 +7,19 @@ from __future__ import annotations
 import gc
 import json
 import random
-import threading
 import time
 import urllib.request
-from typing import Any
 
 import pytest
 import socketio
 
+from bench.fairness import MIN_GAP_MS, SimPhone, pair_orders
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.e2e
 
 HONEST = 8
 ROUNDS = 24
-MIN_GAP_MS = 20
-
-
-class DelayedClient(socketio.Client):
-    """A client whose incoming events wait their network delay in their own thread (acks are sent after it, as
-    the reply of a phone far away would be), so one slow message does not hold up the next."""
-
-    def __init__(self, delay: Any, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.network_delay = delay
-
-    def _handle_event(self, namespace: Any, id: Any, data: Any) -> None:
-        def later() -> None:
-            time.sleep(self.network_delay())
-            super(DelayedClient, self)._handle_event(namespace, id, data)
-
-        threading.Thread(target=later, daemon=True).start()
-
-
-class SimPhone:
-    """A phone on a jittery network: every message in or out waits a random delay from its own range."""
-
-    def __init__(self, server: LiveServer, code: str, name: str, rng: random.Random, low: int, high: int,
-                 liar: bool = False):
-        self.rng = random.Random(rng.random())
-        self.low, self.high, self.liar = low, high, liar
-        self.samples: list[tuple[float, float]] = []  # (rtt, offset) of recent pings
-        self.handled_round = 0
-        self.reaction: dict[int, float] = {}  # round -> true reaction ms, set by the test
-        self.true_taps: dict[int, float] = {}
-        self.lock = threading.Lock()
-        self.client = DelayedClient(self.delay, reconnection=False)
-        self.client.on("state", self._on_state, namespace="/play")
-        self.client.on("sync", self._on_sync, namespace="/play")
-        self.client.connect(server.url, namespaces=["/play"], transports=["websocket"])
-        answer = self.client.call("join", {"code": code, "name": name, "role": "player"}, namespace="/play",
-                                  timeout=10)
-        assert answer["ok"], answer
-        self.stop = False
-        self.pinger = threading.Thread(target=self._ping_loop, daemon=True)
-        self.pinger.start()
-
-    def delay(self) -> float:
-        return self.rng.uniform(self.low, self.high) / 1000
-
-    def _on_sync(self, data: Any) -> dict[str, Any]:
-        time.sleep(self.delay())  # the probe came down (DelayedClient); now the ack travels up
-        return {}
-
-    def _ping_loop(self) -> None:
-        while not self.stop:
-            sent = time.monotonic() * 1000
-            time.sleep(self.delay())  # uplink
-            try:
-                answer = self.client.call("ping", {"t": sent}, namespace="/play", timeout=5)
-            except Exception:  # noqa: BLE001 - the test is over or the server went away
-                return
-            time.sleep(self.delay())  # downlink
-            received = time.monotonic() * 1000
-            if answer.get("running") and answer.get("game_ms") is not None:
-                rtt = received - sent
-                with self.lock:
-                    self.samples = (self.samples + [(rtt, answer["game_ms"] - (sent + received) / 2)])[-8:]
-            time.sleep(0.15)
-
-    def offset(self) -> float | None:
-        """Game clock minus local clock, from the fastest recent ping (its error is half its asymmetry)."""
-        with self.lock:
-            return min(self.samples)[1] if self.samples else None
-
-    def _on_state(self, state: dict[str, Any]) -> None:
-        game = state.get("game")
-        if not game or game["id"] != "buzz" or state["phase"] != "playing":
-            return
-        view = game["view"]
-        round_ = view["round"]
-        if view["phase"] not in ("preview", "answer") or round_ <= self.handled_round or round_ not in self.reaction:
-            return
-        offset = self.offset()
-        if offset is None:
-            return
-        self.handled_round = round_
-        now = time.monotonic() * 1000
-        unlock_local = view["opens_ms"] - offset
-        shown = max(now, unlock_local)  # the keypad unlocks at the unlock, or on arrival if that is later
-        tap = shown + self.reaction[round_]
-        self.true_taps[round_] = tap
-        claimed = 0 if self.liar else self.reaction[round_]
-
-        def press() -> None:
-            time.sleep(max(0.0, tap - time.monotonic() * 1000) / 1000)
-            time.sleep(self.delay())  # uplink
-            self.client.emit("action", {"action": {"answer": 1}, "ms": claimed, "step": None}, namespace="/play")
-
-        threading.Thread(target=press, daemon=True).start()
-
-    def close(self) -> None:
-        self.stop = True
-        self.client.disconnect()
 
 
 @pytest.fixture
@@ -145,8 +45,8 @@ def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc
     phones = []
     for i in range(HONEST):
         low = rng.randint(5, 100)
-        phones.append(SimPhone(server, room["code"], f"P{i}", rng, low, min(150, low + rng.randint(10, 50))))
-    liar = SimPhone(server, room["code"], "Liar", rng, 5, 150, liar=True)
+        phones.append(SimPhone(server.url, room["code"], f"P{i}", rng, low, min(150, low + rng.randint(10, 50))))
+    liar = SimPhone(server.url, room["code"], "Liar", rng, 5, 150, liar=True)
     twin = phones[-1]  # the liar's true reaction always equals this honest phone's
     for round_ in range(1, ROUNDS + 1):
         times = rng.sample(range(150, 900, 7), HONEST)  # people take 150 ms or more
@@ -174,18 +74,10 @@ def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc
     assert final is not None, "the game did not finish"
 
     seat_of = {id(p): i for i, p in enumerate(phones)} | {id(liar): HONEST}
-    engine_right = receipt_right = trials = liar_wins = liar_rounds = 0
-    for round_, results in enumerate(final["results"], start=1):
+    trials, engine_right, receipt_right = pair_orders(phones, final["results"])  # the honest phones: seats 0..7
+    liar_wins = liar_rounds = 0
+    for results in final["results"]:
         by_seat = {r["seat"]: r for r in results}
-        for a in range(HONEST):
-            for b in range(a + 1, HONEST):
-                ra, rb = phones[a].reaction[round_], phones[b].reaction[round_]
-                if abs(ra - rb) < MIN_GAP_MS or a not in by_seat or b not in by_seat:
-                    continue
-                trials += 1
-                truth = ra < rb
-                engine_right += (by_seat[a]["ms"] < by_seat[b]["ms"]) == truth
-                receipt_right += (by_seat[a]["timing"]["receipt"] < by_seat[b]["timing"]["receipt"]) == truth
         twin_seat, liar_seat = seat_of[id(twin)], seat_of[id(liar)]
         if twin_seat in by_seat and liar_seat in by_seat:
             liar_rounds += 1
