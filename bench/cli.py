@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from bench.report import table
+from host.cli import bounded
 
 SCENARIOS = ("party", "big", "fairness", "recovery")
 FULL = {"rooms": [10, 50, 100, 250], "audience": [50, 200, 500, 1000], "jitter": [(0, 20), (0, 100), (0, 300)],
@@ -47,43 +48,29 @@ def ranges(text: str) -> list[tuple[int, int]]:
     return result
 
 
-def number(cast: type, low: float, high: float, what: str) -> Any:
-    """An argparse type: one number between low and high."""
-    def parse(text: str) -> Any:
-        try:
-            value = cast(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
-        return value
-
-    return parse
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``throneroom bench``."""
     parser.add_argument("--scenario", choices=(*SCENARIOS, "all"), default="all", help="which scenario (default all)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark works, in seconds")
     parser.add_argument("--rooms", type=sizes(1, 2000, "--rooms"), metavar="R,R",
                         help="party: room counts (default 10,50,100,250)")
-    parser.add_argument("--duration", type=number(float, 1, 3600, "--duration"), metavar="S",
+    parser.add_argument("--duration", type=bounded(float, 1, 3600, "--duration"), metavar="S",
                         help="party: seconds of play per room count (default 30)")
-    parser.add_argument("--timer-scale", type=number(float, 0.05, 10, "--timer-scale"), default=0.3, metavar="F",
+    parser.add_argument("--timer-scale", type=bounded(float, 0.05, 10, "--timer-scale"), default=0.3, metavar="F",
                         help="party: the server's timer scale, so games move faster (default 0.3)")
     parser.add_argument("--audience", type=sizes(1, 5000, "--audience"), metavar="N,N",
                         help="big room: audience sizes (default 50,200,500,1000)")
     parser.add_argument("--jitter", type=ranges, metavar="LO-HI,...",
                         help="fairness: one-way delay ranges in ms (default 0-20,0-100,0-300)")
-    parser.add_argument("--fairness-phones", type=number(int, 2, 20, "--fairness-phones"), metavar="N",
+    parser.add_argument("--fairness-phones", type=bounded(int, 2, 20, "--fairness-phones"), metavar="N",
                         help="fairness: phones in the room (default 8)")
-    parser.add_argument("--fairness-rounds", type=number(int, 1, 200, "--fairness-rounds"), metavar="N",
+    parser.add_argument("--fairness-rounds", type=bounded(int, 1, 200, "--fairness-rounds"), metavar="N",
                         help="fairness: questions (default 24)")
-    parser.add_argument("--recovery-rooms", type=number(int, 1, 5000, "--recovery-rooms"), metavar="N",
+    parser.add_argument("--recovery-rooms", type=bounded(int, 1, 5000, "--recovery-rooms"), metavar="N",
                         help="recovery: rooms in the database (default 100)")
-    parser.add_argument("--recovery-actions", type=number(int, 10, 100_000, "--recovery-actions"), metavar="N",
+    parser.add_argument("--recovery-actions", type=bounded(int, 10, 100_000, "--recovery-actions"), metavar="N",
                         help="recovery: events in each room's log (default 300)")
-    parser.add_argument("--workers", type=number(int, 1, 64, "--workers"), default=3, metavar="N",
+    parser.add_argument("--workers", type=bounded(int, 1, 64, "--workers"), default=3, metavar="N",
                         help="load-generator processes (default 3)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of every random choice (default 1)")
     parser.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
