@@ -368,9 +368,13 @@
       const outcome = game.outcome;
       const list = outcome ? outcome.ranking.map((index, place) => {
         const slot = game.slots[index];
-        const team = game.team_keys.length ? t(game.team_keys[index]) + " · " : "";  /* a team game ranks teams */
+        if (game.team_keys.length) {  /* a team game ranks teams: the team's colour and name, then its members */
+          return h("li", null, h("span", {class: "place"}, TR.digits(place + 1)),
+            h("span", {class: "team-swatch big", style: "--team: " + game.team_colours[index], "aria-hidden": "true"}),
+            h("span", {class: "name", dir: "auto"}, t(game.team_keys[index]) + " · " + slot.name));
+        }
         return h("li", null, h("span", {class: "place"}, TR.digits(place + 1)), badge(slot.colour, slot.shape, 48),
-          h("span", {class: "name", dir: "auto"}, team + slot.name));
+          h("span", {class: "name", dir: "auto"}, slot.name));
       }) : [];
       return [h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
         outcome ? h("ol", {class: "ranking", id: "ranking"}, list) : null,
