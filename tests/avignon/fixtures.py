@@ -77,3 +77,16 @@ def conclave(state: AvignonState, role: int) -> str:
 
 
 __all__ = ["AVIGNON", "GAME", "ROME", "act", "board", "card", "cards", "conclave", "lanes_of", "start"]
+
+
+def pull(lane):
+    """The payload of a Pull on a lane (likewise push and banish)."""
+    return {"action": "pull", "lane": lane}
+
+
+def push(lane):
+    return {"action": "push", "lane": lane}
+
+
+def banish(lane):
+    return {"action": "banish", "lane": lane}

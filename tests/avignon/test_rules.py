@@ -8,19 +8,21 @@ import pytest
 
 from engine.avignon.game import CARDS, CARDS_FILE, GENOA, LOCATIONS, PETITIONS
 from engine.core import IllegalAction, InvalidAction
-from tests.avignon.fixtures import AVIGNON, GAME, ROME, act, board, card, cards, conclave, lanes_of, start
-
-
-def pull(lane):
-    return {"action": "pull", "lane": lane}
-
-
-def push(lane):
-    return {"action": "push", "lane": lane}
-
-
-def banish(lane):
-    return {"action": "banish", "lane": lane}
+from tests.avignon.fixtures import (
+    AVIGNON,
+    GAME,
+    ROME,
+    act,
+    banish,
+    board,
+    card,
+    cards,
+    conclave,
+    lanes_of,
+    pull,
+    push,
+    start,
+)
 
 
 def petition(lane, **extra):

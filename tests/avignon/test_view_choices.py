@@ -11,19 +11,7 @@ import pytest
 
 from engine.avignon.game import REFUSALS, replace
 from host.i18n import catalog
-from tests.avignon.fixtures import AVIGNON, GAME, ROME, act, board, card, start
-
-
-def pull(lane):
-    return {"action": "pull", "lane": lane}
-
-
-def push(lane):
-    return {"action": "push", "lane": lane}
-
-
-def banish(lane):
-    return {"action": "banish", "lane": lane}
+from tests.avignon.fixtures import AVIGNON, GAME, ROME, act, banish, board, card, pull, push, start
 
 
 class AlwaysTwice(dict):
