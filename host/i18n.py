@@ -2,8 +2,11 @@
 game, ``host/i18n/<game>.<lang>.json``, merged into it (a key defined twice is an error, so fragments cannot
 silently override each other).
 
-Keys are dotted names; values may hold ``{name}`` placeholders. The same files are embedded in every page for
-the front end, so the server and the browser translate from one source.
+Keys are dotted names; values may hold ``{name}`` placeholders. A value may also be plural: an object keyed by the
+CLDR plural categories of its language (``one``, ``few``, ``other``…), chosen by the parameter ``n``; the pages
+choose with ``Intl.PluralRules`` and format numbers with ``Intl.NumberFormat`` (host/static/common.js), the server
+with the small rules below. The same files are embedded in every page for the front end, so the server and the
+browser translate from one source.
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
 @cache
-def catalog(language: str) -> dict[str, str]:
-    """The messages of one language."""
+def catalog(language: str) -> dict[str, Any]:
+    """The messages of one language (a plural message is a dict of forms)."""
     with open(CATALOG_DIR / f"{language}.json", encoding="utf-8") as handle:
-        messages: dict[str, str] = json.load(handle)
+        messages: dict[str, Any] = json.load(handle)
     for fragment in sorted(CATALOG_DIR.glob(f"*.{language}.json")):
         with open(fragment, encoding="utf-8") as handle:
             extra = json.load(handle)
@@ -35,14 +38,30 @@ def catalog(language: str) -> dict[str, str]:
     return messages
 
 
-def all_catalogs() -> dict[str, dict[str, str]]:
+def all_catalogs() -> dict[str, dict[str, Any]]:
     """Every language's messages, for embedding in a page."""
     return {language: catalog(language) for language in LANGUAGES}
+
+
+def plural_category(language: str, count: int) -> str:
+    """The CLDR plural category of a whole number (the same answer as Intl.PluralRules for en, fa and ro)."""
+    count = abs(count)
+    if language == "fa":
+        return "one" if count in (0, 1) else "other"
+    if language == "ro":
+        if count == 1:
+            return "one"
+        return "few" if count == 0 or 1 <= count % 100 <= 19 else "other"
+    return "one" if count == 1 else "other"
 
 
 def translate(language: str, key: str, **params: Any) -> str:
     """The message in this language, falling back to English, then to the key itself."""
     text = catalog(language).get(key) or catalog("en").get(key) or key
+    if isinstance(text, dict):
+        count = params.get("n")
+        form = plural_category(language, count) if isinstance(count, int) else "other"
+        text = text.get(form) or text["other"]
     if params:
         if language == "fa":
             params = {k: str(v).translate(PERSIAN_DIGITS) if isinstance(v, int) else v for k, v in params.items()}
