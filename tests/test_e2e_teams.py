@@ -14,6 +14,7 @@ from tests.e2e import PHONE, join, new_page, open_tv, shot
 def test_phones_pick_teams_the_host_moves_one_and_a_latecomer_joins(browser: Any, server: LiveServer) -> None:
     tv, code = open_tv(browser, server.url)
     phones = []
+    ANA_AND_BOB = "\u2068Ana\u2069 and \u2068Bob\u2069"  # Intl.ListFormat, each name isolated
     for name in ("Ana", "Bob", "Cy"):
         phone = new_page(browser, **PHONE)
         join(phone, f"{server.url}/join/{code}", name)
@@ -22,7 +23,7 @@ def test_phones_pick_teams_the_host_moves_one_and_a_latecomer_joins(browser: Any
     phones[0].click("[data-team='1']")
     phones[1].click("[data-team='1']")
     expect(phones[1].locator("[data-team='1'].chosen")).to_be_visible()
-    expect(phones[2].locator("[data-team='1'] .team-members")).to_have_text("Ana, Bob")
+    expect(phones[2].locator("[data-team='1'] .team-members")).to_have_text(ANA_AND_BOB)
     tv.locator("#player-list li").nth(2).locator("select").select_option("2")  # the host moves Cy
     expect(phones[2].locator("[data-team='2'].chosen")).to_be_visible()
     shot(tv, "teams-tv-lobby")
@@ -35,7 +36,7 @@ def test_phones_pick_teams_the_host_moves_one_and_a_latecomer_joins(browser: Any
     late.fill("#name", "Dan")
     late.click("#join-player")
     expect(late.locator("#team-picker [data-team='0'] .team-members")).to_have_text("played by a bot")
-    expect(late.locator("#team-picker [data-team='1'] .team-members")).to_have_text("Ana, Bob")
+    expect(late.locator("#team-picker [data-team='1'] .team-members")).to_have_text(ANA_AND_BOB)
     shot(late, "teams-phone-latecomer")
     late.click("[data-team='0']")
     expect(late.locator("#team-picker")).to_have_count(0)

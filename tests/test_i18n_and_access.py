@@ -27,14 +27,43 @@ def used_keys() -> set[str]:
     return keys
 
 
+PLURAL_FORMS = {"en": {"one", "other"}, "fa": {"one", "other"}, "ro": {"one", "few", "other"}}  # CLDR's categories
+
+
+def forms(message: str | dict[str, str]) -> list[str]:
+    """The texts of a message: one, or one per plural form."""
+    return list(message.values()) if isinstance(message, dict) else [message]
+
+
 def test_every_language_has_every_message_with_the_same_placeholders():
     english = catalog("en")
     for language in LANGUAGES:
         messages = catalog(language)
         assert set(messages) == set(english), language
         for key, text in english.items():
-            assert sorted(PLACEHOLDER.findall(messages[key])) == sorted(PLACEHOLDER.findall(text)), (language, key)
-            assert messages[key].strip(), (language, key)
+            wanted = sorted(set(PLACEHOLDER.findall(forms(text)[-1])))
+            for form in forms(messages[key]):
+                assert sorted(set(PLACEHOLDER.findall(form))) == wanted, (language, key, form)
+                assert form.strip(), (language, key)
+
+
+def test_plural_messages_have_their_language_forms_and_a_count():
+    for language in LANGUAGES:
+        for key, message in catalog(language).items():
+            if isinstance(message, dict):
+                assert "other" in message and set(message) <= PLURAL_FORMS[language], (language, key, sorted(message))
+                assert all("{n}" in form for form in message.values()), (language, key)
+
+
+def test_plural_forms_on_the_server_match_intl():
+    from host.i18n import plural_category
+
+    assert [plural_category("ro", n) for n in (0, 1, 2, 19, 20, 21, 101, 119, 120)] == \
+        ["few", "one", "few", "few", "other", "other", "few", "few", "other"]
+    assert [plural_category("fa", n) for n in (0, 1, 2)] == ["one", "one", "other"]
+    assert translate("ro", "tv.players_exact", n=20) == "20 de jucători"
+    assert translate("ro", "tv.players_exact", n=3) == "3 jucători"
+    assert translate("en", "tv.players_exact", n=1) == "1 player"
 
 
 def test_every_key_the_code_uses_exists():

@@ -10,19 +10,97 @@ const TR = (() => {
   const COLOUR_KEYS = ["orange", "sky", "green", "yellow", "blue", "vermillion", "purple", "white"];
   const SHAPE_KEYS = ["circle", "square", "triangle", "diamond", "star", "hexagon"];
 
+  /* Numbers, plurals and lists go through the browser's Intl APIs in the page's language: Persian digits with ٬ and
+   * ٫, Romanian "1.200" and "20 de puncte", English "1,200". Formatters are cached per language and options. */
+  const formatters = new Map();
+  function formatter(kind, options) {
+    const id = kind + lang + JSON.stringify(options || {});
+    if (!formatters.has(id)) {
+      const make = {number: Intl.NumberFormat, plural: Intl.PluralRules, list: Intl.ListFormat}[kind];
+      formatters.set(id, new make(lang, options || {}));
+    }
+    return formatters.get(id);
+  }
+
+  /* A number in the page's language (grouped: 1,200 / ۱٬۲۰۰ / 1.200); options are Intl.NumberFormat's. */
+  function num(value, options) {
+    const number = typeof value === "number" ? value : Number(value);
+    if (value === null || value === undefined || value === "" || !Number.isFinite(number)) return String(value ?? "");
+    return formatter("number", options).format(number);
+  }
+
+  /* A whole number as a count or ordinal in running text, without grouping (a year, a day, a round). */
+  function plain(value) {
+    return num(value, {useGrouping: false});
+  }
+
+  /* The digits of a text that is not a number by itself (a code, a time) in the page's script; a number is
+   * formatted as one (num). */
   function digits(text) {
+    if (typeof text === "number") return num(text);
     text = String(text);
     return lang === "fa" ? text.replace(/[0-9]/g, (d) => PERSIAN[+d]) : text;
   }
 
+  /* The plural category of a count in the page's language (one, few, other…). */
+  function pluralOf(count) {
+    return formatter("plural").select(Number(count));
+  }
+
+  /* "A, B and C" in the page's language. */
+  function list(items, type) {
+    return formatter("list", {type: type || "conjunction"}).format(items.map(String));
+  }
+
+  /* A name that the players typed (or any text in its own script) inside a sentence: isolated, so that it keeps its
+   * direction and its digits in any page (U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL ISOLATE). */
+  function iso(text) {
+    return "\u2068" + text + "\u2069";
+  }
+
+  const missing = new Set();  /* keys asked for that the page's language lacks (the screen checker reads it) */
+
+  function lookup(key) {
+    const own = catalogs[lang] && catalogs[lang][key];
+    if (own !== undefined) return own;
+    missing.add(lang + ":" + key);
+    return catalogs.en[key];
+  }
+
+  function has(key) {
+    return !!((catalogs[lang] && catalogs[lang][key]) || catalogs.en[key]);
+  }
+
+  /* The message for a key in the page's language. A message may be plural: an object keyed by the Intl plural
+   * categories ({"one": "…", "few": "…", "other": "…"}), chosen by the parameter ``n``. Number parameters are
+   * formatted with num(); text parameters are put in as they are. */
   function t(key, params) {
-    let text = (catalogs[lang] && catalogs[lang][key]) || catalogs.en[key] || key;
+    let text = lookup(key);
+    if (text === undefined) return key;
+    if (typeof text === "object") {
+      const count = params && params.n !== undefined ? params.n : null;
+      text = (count !== null && text[pluralOf(count)]) || text.other;
+    }
     if (params) {
       for (const [name, value] of Object.entries(params)) {
-        text = text.split("{" + name + "}").join(typeof value === "number" ? digits(value) : String(value));
+        text = text.split("{" + name + "}").join(typeof value === "number" ? num(value) : String(value));
       }
     }
     return text;
+  }
+
+  /* Option letters: A B C D, or الف ب ج د on a Persian page. */
+  const LETTERS = {fa: ["الف", "ب", "ج", "د", "ه", "و"]};
+  function letter(index) {
+    return (LETTERS[lang] || "ABCDEF")[index] || String(index + 1);
+  }
+
+  /* How a game seat is called: the player's name, or "Bot 2" in the page's language for a bot. */
+  function seatName(game, index) {
+    const slot = game.slots[index];
+    if (!slot.bot || slot.seat !== null && slot.seat !== undefined) return slot.name;
+    const number = game.slots.slice(0, index + 1).filter((s) => s.bot && (s.seat === null || s.seat === undefined)).length;
+    return t("common.bot_n", {n: number});
   }
 
   function setLang(next) {
@@ -110,8 +188,7 @@ const TR = (() => {
   function errorText(error) {
     if (!error) return "";
     const key = error.code.includes(".") ? error.code : "error." + error.code;  /* a game's own keys are dotted */
-    const text = t(key);
-    return text === key ? error.message : text;
+    return has(key) ? t(key, error.params) : error.message;
   }
 
   /* The room's game clock as this page estimates it: pings every two seconds, and the offset of the fastest
@@ -210,11 +287,17 @@ const TR = (() => {
     return text[lang] || text.en || Object.values(text)[0] || "";
   }
 
-  /* Seconds with milliseconds, "1.482 s", in the page's digits. */
+  /* Seconds with milliseconds, "1.482 s", in the page's language. */
   function seconds(ms) {
-    return t("common.seconds", {s: digits((ms / 1000).toFixed(3))});
+    return t("common.seconds", {s: num(ms / 1000, {minimumFractionDigits: 3, maximumFractionDigits: 3})});
   }
 
-  return {t, setLang, get lang() { return lang; }, digits, h, badge, clear, storage, connect, request,
-    errorText, remainingMs, tickCountdowns, localTime, clock, sound, localized, seconds, games, COLOURS};
+  /* Milliseconds, "85 ms", in the page's language. */
+  function millis(ms) {
+    return t("common.ms", {n: Math.round(ms)});
+  }
+
+  return {t, has, setLang, get lang() { return lang; }, num, plain, digits, pluralOf, list, iso, letter, seatName,
+    missing, h, badge, clear, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
+    sound, localized, seconds, millis, games, COLOURS};
 })();

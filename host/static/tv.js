@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {t, h, clear, badge, storage, request, errorText} = TR;
+  const {t, h, clear, badge, storage, request, errorText, num, plain} = TR;
   const body = document.body;
   const code = body.dataset.code || null;
   const screen = document.getElementById("screen");
@@ -129,12 +129,12 @@
 
   function joinPanel(compact) {
     const url = body.dataset.publicUrl + "/join/" + state.code;
-    return h("section", {class: compact ? "join compact" : "join"},
+    return h("section", {class: compact ? "join compact" : "join", "data-read-from-sofa": ""},
       h("p", {class: "join-title"}, t("tv.join_title")),
       h("img", {class: "qr", src: "/qr/" + state.code + ".svg", alt: t("tv.qr_alt", {url})}),
       h("p", {class: "code-label"}, t("tv.code")),
-      h("p", {class: "code", id: "room-code", dir: "ltr"}, state.code),
-      h("p", {class: "url", dir: "ltr"}, url),
+      h("p", {class: "code", id: "room-code", dir: "ltr", "data-verbatim": ""}, state.code),
+      h("p", {class: "url", dir: "ltr", "data-verbatim": ""}, url),
       state.locked ? h("p", {class: "locked-note"}, t("tv.locked_note")) : null);
   }
 
@@ -152,20 +152,43 @@
       game.team_keys.map((key, i) => h("option", {value: String(i), selected: p.team === i}, t(key))));
   }
 
+  function kick(p) {
+    if (confirm(t("tv.kick_confirm", {name: TR.iso(p.name)}))) control("kick", {seat: p.id});
+  }
+
+  /* The lobby: every person as a chip with their mark and whole name (a name has at most 20 characters, and a chip
+   * is as wide as its name), the host's ✕ and, in a team game, the team. */
   function playerList() {
     const items = state.players.map((p) => h("li", {class: (p.connected ? "player" : "player away") + (teamTag(p) ? " has-team" : ""),
       "data-seat": p.id},
       badge(p.colour, p.shape, 44),
-      h("span", {class: "name", dir: "auto"}, p.name),
+      h("bdi", {class: "name"}, p.name),
       p.connected ? null : h("span", {class: "away-note"}, t("tv.away")),
-      isHost ? h("button", {class: "kick", "aria-label": t("tv.kick_name", {name: p.name}), title: t("tv.kick"),
-        onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) control("kick", {seat: p.id}); }}, "✕") : null,
+      isHost ? h("button", {class: "kick", "data-fine": "", "aria-label": t("tv.kick_name", {name: TR.iso(p.name)}), title: t("tv.kick"),
+        onclick: () => kick(p)}, "✕") : null,
       teamTag(p)));
-    const empty = state.players.length ? null : h("li", {class: "empty"},
-      state.phase === "lobby" ? t("tv.no_players") : t("tv.bots_only"));
-    return h("section", {class: state.players.length > 6 ? "players many" : "players"},
+    const empty = state.players.length ? null : h("li", {class: "empty"}, t("tv.no_players"));
+    return h("section", {class: state.players.length > 6 ? "players many" : "players", "data-read-from-sofa": ""},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       h("ul", {id: "player-list"}, items, empty),
+      state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null);
+  }
+
+  /* During a game the side panel keeps its room for the QR code: the people in the room collapse to their marks
+   * (the game shows the names of those who play); a dimmed mark with a dot is a phone that is reconnecting. The
+   * host removes someone by their mark. */
+  function playerBadges() {
+    const items = state.players.map((p) => {
+      const label = p.name + (p.connected ? "" : " · " + t("tv.away"));
+      const mark = [badge(p.colour, p.shape, 40), p.connected ? null : h("span", {class: "away-dot", "aria-hidden": "true"})];
+      return h("li", {class: p.connected ? "player" : "player away", "data-seat": p.id, title: label},
+        isHost ? h("button", {class: "badge-button", "aria-label": t("tv.kick_name", {name: TR.iso(p.name)}), onclick: () => kick(p)}, mark)
+          : h("span", {class: "badge-only", role: "img", "aria-label": label}, mark));
+    });
+    const empty = state.players.length ? null : h("p", {class: "empty"}, t("tv.bots_only"));
+    return h("section", {class: "players badges", "data-read-from-sofa": ""},
+      h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
+      h("ul", {id: "player-list"}, items), empty,
       state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null);
   }
 
@@ -177,7 +200,7 @@
         "data-game": g.id, disabled: !isHost, "aria-pressed": state.selected_game === g.id ? "true" : "false",
         onclick: () => control("select_game", {game: g.id})},
         h("span", {class: "game-name"}, t(g.name_key)),
-        h("span", {class: "game-count"}, g.teams ? t("tv.teams", {max: g.max_players})
+        h("span", {class: "game-count"}, g.teams ? t("tv.teams", {n: g.max_players})
           : g.min_players === g.max_players ? t("tv.players_exact", {n: g.min_players})
             : t("tv.players_range", {min: g.min_players, max: g.max_players})),
         h("span", {class: "game-blurb"}, t(g.blurb_key)),
@@ -191,13 +214,13 @@
       if (s.kind === "bool") {
         input = h("input", {type: "checkbox", id: "set-" + s.key, checked: value, disabled: !isHost,
           onchange: (e) => control("settings", {game: game.id, settings: {[s.key]: e.target.checked}})});
-      } else if (s.kind === "int") {
-        input = h("input", {type: "number", id: "set-" + s.key, value, min: s.min, max: s.max, step: 1,
-          disabled: !isHost, inputmode: "numeric",
+      } else if (s.kind === "int") {  /* a text field, so that a Persian page shows Persian digits */
+        input = h("input", {type: "text", id: "set-" + s.key, value: plain(value), disabled: !isHost, inputmode: "numeric",
+          autocomplete: "off", size: 5, "aria-describedby": "range-" + s.key,
           onchange: (e) => {
-            const number = Number(e.target.value);
-            if (!Number.isInteger(number)) { say(t("error.whole_number"), true); e.target.value = value; return; }
-            control("settings", {game: game.id, settings: {[s.key]: number}}).then((a) => { if (!a.ok) e.target.value = value; });
+            const number = wholeNumber(e.target.value);
+            if (number === null) { say(t("error.whole_number"), true); e.target.value = plain(value); return; }
+            control("settings", {game: game.id, settings: {[s.key]: number}}).then((a) => { if (!a.ok) e.target.value = plain(value); });
           }});
       } else {
         input = h("select", {id: "set-" + s.key, disabled: !isHost,
@@ -205,7 +228,8 @@
           s.choices.map((c) => h("option", {value: c, selected: c === value}, t("choice." + c))));
       }
       return h("label", {class: "setting" + (s.group ? " in-group" : ""), for: "set-" + s.key, "data-group": s.group},
-        h("span", null, t(s.label_key)), input);
+        h("span", null, t(s.label_key)), input,
+        s.kind === "int" ? h("span", {class: "range", id: "range-" + s.key}, t("tv.range", {min: s.min, max: s.max})) : null);
     });
     const main = rows.filter((r) => !r.dataset.group);
     const timers = rows.filter((r) => r.dataset.group === "timers");
@@ -216,11 +240,18 @@
     return h("section", {class: "settings", "data-values": JSON.stringify(game.values)}, h("h2", null, t("tv.settings", {game: t(game.name_key)})), main);
   }
 
+  /* A whole number typed in any of the page's digits (Western, Persian, Arabic-Indic), or null. */
+  function wholeNumber(text) {
+    const western = String(text).trim()
+      .replace(/[۰-۹]/g, (d) => String("۰۱۲۳۴۵۶۷۸۹".indexOf(d))).replace(/[٠-٩]/g, (d) => String("٠١٢٣٤٥٦٧٨٩".indexOf(d)));
+    return /^[0-9]{1,9}$/.test(western) ? Number(western) : null;
+  }
+
   /* A short "how to play" for the chosen game, from its catalog entry (lines separated by "|"). */
   function howToPlay(game) {
     const key = "game." + game.id + ".howto";
+    if (!TR.has(key)) return null;
     const text = t(key);
-    if (text === key) return null;
     return h("section", {class: "howto", id: "howto"}, h("h2", null, t("tv.how_to_play")),
       h("ol", null, text.split("|").map((line) => h("li", null, line.trim()))));
   }
@@ -260,7 +291,7 @@
   }
 
   async function deletePack(id, name) {
-    if (!confirm(t("tv.pack_delete_confirm", {name}))) return;
+    if (!confirm(t("tv.pack_delete_confirm", {name: TR.iso(name)}))) return;
     await control("packs", {packs: state.questions.selected.filter((p) => p !== id)});
     const response = await fetch("/api/packs/" + encodeURIComponent(id), {method: "DELETE", headers: hostHeaders()});
     if (!response.ok) say(t("error.internal"), true);
@@ -272,11 +303,12 @@
     const toggle = (id, on) => control("packs", {packs: on ? q.selected.concat([id]) : q.selected.filter((p) => p !== id)});
     const needs = game.needs;
     const supply = h("p", {class: "pack-supply" + (Object.keys(needs).some((k) => q[k] < needs[k]) ? " short" : ""), id: "pack-supply"},
-      t("tv.packs_supply", {numeric: q.numeric, choice: q.choice, need: needs.numeric || needs.choice}));
+      t("tv.packs_supply", {numeric: t("tv.n_numeric", {n: q.numeric}), choice: t("tv.n_choice", {n: q.choice}),
+        need: needs.numeric || needs.choice}));
     const list = h("ul", {class: "pack-list", id: "pack-list"}, q.packs.map((p) => h("li", {"data-pack": p.id},
       h("label", null, h("input", {type: "checkbox", checked: selected.has(p.id), disabled: !isHost,
         onchange: (e) => toggle(p.id, e.target.checked)}),
-      h("span", {class: "pack-name", dir: "auto"}, p.name), h("span", {class: "pack-lang"}, t("language." + p.language)),
+      h("bdi", {class: "pack-name"}, p.name), h("span", {class: "pack-lang"}, t("language." + p.language)),
       h("span", {class: "pack-count"}, t("tv.pack_counts", {numeric: p.numeric, choice: p.choice}))),
       isHost ? h("button", {class: "small", onclick: () => previewPack(p.id)}, t("tv.pack_preview")) : null,
       isHost && !p.builtin ? h("button", {class: "small danger", onclick: () => deletePack(p.id, p.name)}, t("tv.pack_delete")) : null)));
@@ -288,12 +320,12 @@
     if (packReport && packReport.busy) report = h("p", {class: "muted"}, t("common.loading"));
     else if (packReport && packReport.preview) {
       const pv = packReport.preview;
-      report = h("div", {class: "pack-preview", id: "pack-preview"}, h("h3", {dir: "auto"}, pv.name + " · " + TR.digits(pv.count)),
+      report = h("div", {class: "pack-preview", id: "pack-preview"}, h("h3", null, h("bdi", null, pv.name), " · ", num(pv.count)),
         h("ol", null, pv.questions.map((x) => h("li", {dir: "auto"}, x.prompt,
           x.options.length ? h("span", {class: "muted"}, " (" + x.options.join(" · ") + ")") : null))),
         h("button", {class: "small", onclick: () => { packReport = null; keys.delete("packs"); render(state); }}, t("phone.cancel")));
     } else if (packReport && packReport.ok) {
-      report = h("div", {class: "pack-report ok", id: "pack-report"}, t("tv.pack_imported", {name: packReport.pack.name}),
+      report = h("div", {class: "pack-report ok", id: "pack-report"}, t("tv.pack_imported", {name: TR.iso(packReport.pack.name)}),
         packReport.warnings.length ? h("ul", null, packReport.warnings.map((w) => h("li", null, `${w.where} · ${w.field}: ${w.message}`))) : null);
     } else if (packReport && packReport.problems) {
       report = h("div", {class: "pack-report bad", id: "pack-report"}, h("p", null, t("tv.pack_rejected")),
@@ -305,7 +337,8 @@
 
   function renderLobby() {
     useLayout("lobby", () => h("div", {class: "lobby"}, region("join", "join-region"),
-      h("div", {class: "lobby-main"}, region("players"), region("games"), region("settings"), region("packs"),
+      h("div", {class: "lobby-main"},
+        h("div", {class: "lobby-scroll scroll-region"}, region("players"), region("games"), region("settings"), region("packs")),
         region("start", "start-row"))));
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
@@ -353,33 +386,39 @@
     useLayout("playing", () => h("div", {class: "playing"},
       h("div", {class: "side"}, region("join", "join-region"), region("players")),
       region("stage", "stage"), region("controls", "control-bar-region")));
+    regions.stage.setAttribute("data-read-from-sofa", "");
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(true));
-    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerList);
+    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerBadges);
     update(regions.stage, "stage", [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
-      state.paused ? h("div", {class: "paused-overlay", id: "paused"}, t("tv.paused")) : null]);
+      state.paused ? h("div", {class: "paused-overlay", id: "paused", "data-overlay": ""}, t("tv.paused")) : null]);
     update(regions.controls, "controls", [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
   }
 
+  /* The results: the title and the host's "Back to the lobby" on one line at the top (never below the fold), the
+   * ranking beside the game's own final board. */
   function renderFinished() {
     useLayout("finished", () => region("finished", "finished"));
+    regions.finished.setAttribute("data-read-from-sofa", "");
     update(regions.finished, "finished", [gameKey(), state.audience || null, isHost, TR.lang], () => {
       const game = state.game;
       const outcome = game.outcome;
       const list = outcome ? outcome.ranking.map((index, place) => {
         const slot = game.slots[index];
         if (game.team_keys.length) {  /* a team game ranks teams: the team's colour and name, then its members */
-          return h("li", null, h("span", {class: "place"}, TR.digits(place + 1)),
+          return h("li", null, h("span", {class: "place"}, num(place + 1)),
             h("span", {class: "team-swatch big", style: "--team: " + game.team_colours[index], "aria-hidden": "true"}),
-            h("span", {class: "name", dir: "auto"}, t(game.team_keys[index]) + " · " + slot.name));
+            h("span", {class: "ranked"}, h("span", {class: "team-name"}, t(game.team_keys[index])),
+              h("bdi", {class: "name members"}, slot.bot ? t("tv.team_bot") : slot.name)));
         }
-        return h("li", null, h("span", {class: "place"}, TR.digits(place + 1)), badge(slot.colour, slot.shape, 48),
-          h("span", {class: "name", dir: "auto"}, slot.name));
+        return h("li", null, h("span", {class: "place"}, num(place + 1)), badge(slot.colour, slot.shape, 48),
+          h("bdi", {class: "name"}, TR.seatName(game, index)));
       }) : [];
-      return [h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
+      return [h("header", {class: "finished-head"}, h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
+        isHost ? h("button", {id: "lobby", class: "big primary", onclick: () => control("lobby")}, t("tv.back_to_lobby")) : null),
+      h("div", {class: "finished-body" + (outcome ? "" : " no-ranking")},
         outcome ? h("ol", {class: "ranking", id: "ranking"}, list) : null,
-        gameArea(),
-        isHost ? h("button", {id: "lobby", class: "big primary", onclick: () => control("lobby")}, t("tv.back_to_lobby")) : null];
+        gameArea())];
     });
   }
 

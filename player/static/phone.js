@@ -39,8 +39,8 @@
     clear(bar,
       me ? h("button", {class: "me", id: "me", onclick: () => { renaming = true; redraw(); },
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
-        h("span", {class: "name", dir: "auto"}, me.name)) : h("span", {class: "brand"}, "Throneroom"),
-      h("span", {class: "room-code", dir: "ltr"}, code),
+        h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
+      h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
       languagePicker());
   }
 
@@ -60,7 +60,7 @@
       render(answer.state);
     }
     const form = h("form", {class: "join-form", id: "join-form", onsubmit: (e) => { e.preventDefault(); join("player"); }},
-      h("h1", null, t("phone.join_title", {code})),
+      h("h1", null, t("phone.join_title", {code: TR.iso(code)})),
       h("label", {for: "name"}, t("phone.your_name")), input, error,
       h("button", {type: "submit", class: "big primary", id: "join-player"}, t("phone.join_play")),
       h("button", {type: "button", class: "big", id: "join-watch", onclick: () => join("spectator")}, t("phone.join_watch")));
@@ -123,7 +123,7 @@
         }},
         h("span", {class: "team-swatch", "aria-hidden": "true"}),
         h("span", {class: "team-name"}, t(key)),
-        h("span", {class: "team-members", dir: "auto"}, membersOf(i)))));
+        h("span", {class: "team-members"}, membersOf(i)))));
   }
 
   function redraw() {
@@ -134,7 +134,8 @@
     if (state.phase === "lobby") {
       const selected = state.games.find((g) => g.id === state.selected_game);
       const teams = selected && selected.teams && state.me.role === "player";
-      const names = (i) => state.players.filter((p) => p.team === i).map((p) => p.name).join(", ") || t("phone.team_empty");
+      const members = (i) => state.players.filter((p) => p.team === i).map((p) => TR.iso(p.name));
+      const names = (i) => (members(i).length ? TR.list(members(i)) : t("phone.team_empty"));
       clear(screen, h("div", {class: "waiting", id: "waiting"},
         h("p", {class: "big-text"}, state.me.role === "spectator" ? t("phone.watching") : t("phone.youre_in")),
         h("p", null, selected ? t("phone.next_game", {game: t(selected.name_key)}) : t("phone.waiting_host")),
@@ -151,7 +152,10 @@
     if (game.you === null && state.phase === "playing") {
       area.prepend(h("p", {class: "muted", id: "not-playing"}, t("phone.watching_game")));
       if (game.team_keys.length && state.me.role === "player") {  /* a latecomer may still join a team */
-        area.prepend(teamPicker(game.team_keys, game.team_colours, (i) => game.slots[i].bot ? t("tv.team_bot") : game.slots[i].name, null));
+        const nameOf = (id) => { const p = state.players.find((x) => x.id === id); return p ? TR.iso(p.name) : null; };
+        const members = (i) => (game.slots[i].members || []).map(nameOf).filter(Boolean);
+        area.prepend(teamPicker(game.team_keys, game.team_colours,
+          (i) => (game.slots[i].bot || !members(i).length ? t("tv.team_bot") : TR.list(members(i))), null));
       }
     }
     if (state.phase === "finished") {
@@ -159,7 +163,7 @@
       area.prepend(h("p", {class: "big-text", id: "result"},
         game.aborted ? t("tv.game_ended") : place === 0 ? t("phone.you_won") : place > 0 ? t("phone.your_place", {n: place + 1}) : t("tv.results")));
     }
-    clear(screen, area, state.paused ? h("div", {class: "paused-overlay"}, t("tv.paused")) : null);
+    clear(screen, area, state.paused ? h("div", {class: "paused-overlay", "data-overlay": ""}, t("tv.paused")) : null);
   }
 
   function kicked() {
@@ -176,7 +180,7 @@
     if (answer.ok) { ready = true; lastKey = null; render(answer.state); return; }
     if (answer.error.code === "kicked") { kicked(); return; }
     if (answer.error.code === "unknown_room") {
-      clear(screen, h("div", {class: "centre"}, h("p", {class: "big-text"}, t("phone.no_room", {code})),
+      clear(screen, h("div", {class: "centre"}, h("p", {class: "big-text"}, t("phone.no_room", {code: TR.iso(code)})),
         h("a", {href: "/", class: "button big"}, t("phone.home"))));
       return;
     }

@@ -1,0 +1,275 @@
+"""The screen checker's harness (issue [9]): a stress room on the real server, its TV and phones in headless
+Chromium, and a check of every stage at every TV and phone size in every language.
+
+A scenario (tests/test_screens_*.py) builds a ``StressRoom``: the TV page, a few phone pages whose screens are
+judged (``phone()``), and robot phones, python-socketio clients, for the other seats (``robot()``). It drives the
+game with the robots' actions and the host's *Skip timer* (the server runs with long timers, so nothing moves by
+itself while a stage is checked) and calls ``check(label)`` at each stage. ``check`` switches the room (TV) and the
+phones to each language, resizes each page to each size, runs tests/screens/checker.js and keeps one screenshot
+per stage, page, size and language in test-artifacts/screens/ (never committed). ``finish()`` fails the test with
+every problem found, grouped, so one run shows them all.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import socketio
+from playwright.sync_api import Page
+
+from tests.conftest import LiveServer
+from tests.e2e import ARTIFACTS, CHROMIUM  # noqa: F401 - the same browser as every end-to-end test
+
+CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
+LANGUAGES = ("en", "fa", "ro")
+TV_SIZES = ((1920, 1080), (1280, 720))
+PHONE_SIZES = ((360, 640), (390, 844), (430, 932))
+MIN_TV_PX_AT_1080 = 24  # text players read on the TV, at 1080p; scaled with the viewport's height
+
+# Twelve people with names of twenty characters: wide Latin letters, Persian, Romanian with diacritics.
+STRESS_NAMES = (
+    "WWWWWWWWWWWWWWWWWWWW",
+    "محمدرضا شاهنوازی‌پور",
+    "Ștefănuță Brâncoveanu",
+    "Maximilian-Alexandru",
+    "فرشته‌السادات موسوی",
+    "Ecaterina Dumitrescu",
+    "MMMMMMMMMMMMMMMMMMMM",
+    "کیانوش امیرارجمندی",
+    "Țițeica Ăâîșț Gălățe",
+    "Bartholomew Wolverine",
+    "زهرا سادات حسینی‌نژاد",
+    "Ioana-Cătălina Mureș",
+)
+
+
+def stress_names() -> list[str]:
+    """The stress names, each cut to the 20 characters a name may have (in NFC, as the server keeps them)."""
+    return [unicodedata.normalize("NFC", n)[:20] for n in STRESS_NAMES]
+
+
+@dataclass
+class Problem:
+    stage: str
+    page: str
+    size: str
+    lang: str
+    kind: str
+    where: str
+    text: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.kind:<16} {self.where}  «{self.text}»  {self.detail}"
+
+
+class Robot:
+    """A phone without a browser: a python-socketio client on /play that remembers the newest state."""
+
+    def __init__(self, url: str, code: str, name: str | None, role: str = "player", token: str | None = None):
+        self.client = socketio.Client(reconnection=False)
+        self.state: dict[str, Any] | None = None
+        self.lock = threading.Lock()
+        self.client.on("state", self._on_state, namespace="/play")
+        self.client.connect(url, namespaces=["/play"], transports=["websocket"], wait_timeout=10)
+        if token is None:
+            answer = self.call("join", {"code": code, "name": name, "role": role})
+            self.token = answer["token"]
+        else:
+            answer = self.call("hello", {"code": code, "token": token})
+            self.token = token
+        assert answer["ok"], answer
+        self.seat = answer["seat"]
+        self._on_state(answer["state"])
+
+    def _on_state(self, state: dict[str, Any]) -> None:
+        with self.lock:
+            if self.state is None or state.get("epoch") != self.state.get("epoch") or state["version"] >= self.state["version"]:
+                self.state = state
+
+    def call(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return self.client.call(event, payload, namespace="/play", timeout=10)
+
+    @property
+    def game(self) -> dict[str, Any] | None:
+        return self.state and self.state.get("game")
+
+    def act(self, action: Any) -> dict[str, Any]:
+        """Send a game action at the current step."""
+        game = self.game
+        payload: dict[str, Any] = {"action": action}
+        if game is not None and game.get("step") is not None:
+            payload["step"] = game["step"]
+        return self.call("action", payload)
+
+    def close(self) -> None:
+        self.client.disconnect()
+
+
+@dataclass
+class StressRoom:
+    """A room on a live server with its TV page, judged phone pages and robot phones."""
+
+    browser: Any
+    server: LiveServer
+    name: str  # the scenario's name: the folder of its screenshots
+    languages: tuple[str, ...] = LANGUAGES
+    tv_sizes: tuple[tuple[int, int], ...] = TV_SIZES
+    phone_sizes: tuple[tuple[int, int], ...] = PHONE_SIZES
+    problems: list[Problem] = field(default_factory=list)
+    phones: dict[str, Page] = field(default_factory=dict)
+    robots: list[Robot] = field(default_factory=list)
+    checked: int = 0
+
+    def __post_init__(self) -> None:
+        self.tv = self._page(1920, 1080)
+        self.tv.goto(self.server.url + "/tv")
+        self.tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+        self.code = self.tv.locator("#room-code").inner_text()
+        token = self.tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{self.code}'))")
+        self.host = socketio.Client(reconnection=False)
+        self.host.connect(self.server.url, namespaces=["/tv"], transports=["websocket"], wait_timeout=10)
+        answer = self.host.call("watch", {"code": self.code, "host_token": token}, namespace="/tv", timeout=10)
+        assert answer["ok"], answer
+        self.stage_no = 0
+        self.folder = ARTIFACTS / "screens" / self.name
+
+    # ----- pages, phones and the host -----
+
+    def _page(self, width: int, height: int, mobile: bool = False) -> Page:
+        options: dict[str, Any] = {"viewport": {"width": width, "height": height}, "reduced_motion": "reduce"}
+        if mobile:
+            options.update(is_mobile=True, has_touch=True)
+        page = self.browser.new_context(**options).new_page()
+        page.set_default_timeout(15_000)
+        page.on("dialog", lambda dialog: dialog.accept())
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors  # type: ignore[attr-defined]
+        return page
+
+    def phone(self, label: str, name: str, role: str = "player") -> Page:
+        """A phone page that joins through the real join form; its screen is judged at every check."""
+        page = self._page(*self.phone_sizes[1], mobile=True)
+        page.goto(f"{self.server.url}/join/{self.code}")
+        page.fill("#name", name)
+        page.click("#join-player" if role == "player" else "#join-watch")
+        page.wait_for_selector("#waiting, #game-area")
+        self.phones[label] = page
+        return page
+
+    def robot(self, name: str, role: str = "player") -> Robot:
+        """A robot phone with its own seat."""
+        robot = Robot(self.server.url, self.code, name, role)
+        self.robots.append(robot)
+        return robot
+
+    def robot_of(self, page: Page) -> Robot:
+        """A robot on the seat of a phone page (a second connection with its token), to act for it."""
+        token = page.evaluate(f"JSON.parse(localStorage.getItem('throneroom.seat.{self.code}'))")
+        robot = Robot(self.server.url, self.code, None, token=token)
+        self.robots.append(robot)
+        return robot
+
+    def control(self, name: str, **extra: Any) -> dict[str, Any]:
+        """A host control from the host's own socket; fails the test when the server refuses it."""
+        answer = self.host.call("control", {"control": name, **extra}, namespace="/tv", timeout=10)
+        assert answer["ok"], (name, extra, answer)
+        return answer
+
+    def settings(self, game: str, **values: Any) -> None:
+        self.control("settings", game=game, settings=values)
+
+    def wait(self, page: Page, selector: str) -> None:
+        page.wait_for_selector(selector, state="visible")
+
+    def wait_until(self, predicate: Callable[[], bool], what: str, seconds: float = 20) -> None:
+        deadline = time.monotonic() + seconds
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            time.sleep(0.05)
+
+    # ----- the check -----
+
+    def _settle(self, page: Page) -> None:
+        page.evaluate("""() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+            for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* infinite */ } }
+            done();
+        })))""")
+
+    def _set_language(self, lang: str, phones: Iterable[Page]) -> None:
+        if self.tv.evaluate("document.documentElement.lang") != lang:
+            self.control("language", language=lang)
+        self.tv.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
+        for page in phones:
+            page.evaluate("""(lang) => {
+                const picker = document.getElementById('phone-language');
+                if (picker && picker.value !== lang) { picker.value = lang; picker.dispatchEvent(new Event('change')); }
+            }""", lang)
+            page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
+
+    def _judge(self, page: Page, label: str, kind: str, lang: str, size: tuple[int, int], stage: str) -> None:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        self._settle(page)
+        min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if kind == "tv" else 0
+        found = page.evaluate(CHECKER, {"lang": lang, "kind": kind, "minPx": min_px})
+        size_text = f"{size[0]}x{size[1]}"
+        for p in found:
+            self.problems.append(Problem(stage, label, size_text, lang, p["kind"], p["where"], p["text"], p["detail"]))
+        for error in page.errors:  # type: ignore[attr-defined]
+            self.problems.append(Problem(stage, label, size_text, lang, "js-error", "page", error[:200], ""))
+        page.errors.clear()  # type: ignore[attr-defined]
+        self.folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(self.folder / f"{self.stage_no:02d}-{stage}-{label}-{size_text}-{lang}.png"))
+        self.checked += 1
+
+    def check(self, stage: str, phones: Iterable[str] | None = None, tv: bool = True,
+              settle: Callable[[], None] | None = None) -> None:
+        """Judge the TV and the named phones (all by default) at every size in every language."""
+        self.stage_no += 1
+        stage = re.sub(r"[^a-z0-9]+", "-", stage.lower()).strip("-")
+        pages = {label: self.phones[label] for label in (self.phones if phones is None else phones)}
+        for lang in self.languages:
+            self._set_language(lang, pages.values())
+            if settle:
+                settle()
+            time.sleep(0.15)  # a state that arrived with the language change is drawn
+            if tv:
+                for size in self.tv_sizes:
+                    self._judge(self.tv, "tv", "tv", lang, size, stage)
+                self.tv.set_viewport_size({"width": self.tv_sizes[0][0], "height": self.tv_sizes[0][1]})
+            for label, page in pages.items():
+                for size in self.phone_sizes:
+                    self._judge(page, label, "phone", lang, size, stage)
+                page.set_viewport_size({"width": self.phone_sizes[1][0], "height": self.phone_sizes[1][1]})
+
+    def report(self) -> str:
+        """Every problem, grouped by what and where, with the stages, pages, sizes and languages it was seen in."""
+        groups: dict[tuple[str, str, str], list[Problem]] = {}
+        for p in self.problems:
+            groups.setdefault((p.kind, p.where, p.text), []).append(p)
+        lines = [f"{len(self.problems)} problems in {len(groups)} groups ({self.checked} screens checked):"]
+        for (kind, where, text), items in sorted(groups.items()):
+            seen = sorted({f"{p.stage}/{p.page}/{p.size}/{p.lang}" for p in items})
+            lines.append(f"- {kind:<16} {where}  «{text}»  {items[0].detail}")
+            lines.append(f"    in {len(seen)}: {', '.join(seen[:6])}{' …' if len(seen) > 6 else ''}")
+        return "\n".join(lines)
+
+    def finish(self) -> None:
+        """Close the robots and fail with the report if anything was found."""
+        for robot in self.robots:
+            try:
+                robot.close()
+            except Exception:  # noqa: BLE001, S110 - already gone
+                pass
+        self.host.disconnect()
+        if self.problems:
+            raise AssertionError(self.report())
