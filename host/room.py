@@ -26,7 +26,10 @@ CODE_ALPHABET = "ABCDEFGHJKMNPRSTUVWXYZ"  # no I, L, O, Q: nothing to mistake fo
 CODE_LENGTH = 4
 COLOURS = 8  # Okabe-Ito palette, drawn by the front end
 SHAPES = 6  # circle, square, triangle, diamond, star, hexagon
-CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# ZERO WIDTH NON-JOINER and JOINER are part of Persian spelling ("شاهنوازی‌پور" is not "شاهنوازیپور"): they stay
+# between two letters and go anywhere else, where they could only hide a look-alike.
+STRAY_JOINERS = re.compile(r"(?<!\w)[\u200c\u200d]+|[\u200c\u200d]+(?!\w)|(?<=[\u200c\u200d])[\u200c\u200d]+")
 
 Effect = Callable[[], None]
 
@@ -63,7 +66,7 @@ def clean_name(raw: Any) -> str:
     """A display name, normalised, or RoomError naming the problem."""
     if not isinstance(raw, str):
         raise RoomError("invalid_name", "name must be text", "name")
-    name = unicodedata.normalize("NFC", CONTROL_CHARS.sub("", raw))
+    name = unicodedata.normalize("NFC", STRAY_JOINERS.sub("", CONTROL_CHARS.sub("", raw)))
     name = " ".join(name.split())
     if not name:
         raise RoomError("invalid_name", "name must not be empty", "name")

@@ -84,6 +84,16 @@ def test_names_are_unique_ignoring_case_and_normalised():
     assert room.seats[seat].name == "<b>Bold</b>"  # kept as typed; every page shows it escaped
 
 
+def test_a_persian_name_keeps_its_zero_width_non_joiner():
+    """U+200C is Persian spelling between two letters ("شاهنوازی‌پور"); stray ones around a name are dropped."""
+    service = make_service()
+    room = service.room(service.create_room()[0])
+    seat, _ = service.join(room, "محمدرضا شاهنوازی\u200cپور", "player")
+    assert room.seats[seat].name == "محمدرضا شاهنوازی\u200cپور"
+    seat, _ = service.join(room, "\u200cAna\u200c", "player")
+    assert room.seats[seat].name == "Ana"
+
+
 def test_twelve_players_then_spectators_and_the_lock():
     service = make_service()
     room = service.room(service.create_room()[0])
