@@ -14,6 +14,8 @@
   let renaming = false;
   let lastKey = null;
   let ready = false;  /* the server knows this socket's seat (hello or join answered) */
+  let unseated = null;  /* while not seated, what the screen shows: "join", "kicked" or "no_room" (redrawn in a new language) */
+  let typed = {name: null, error: ""};  /* the join form's name and error, kept across a change of language */
 
   const savedLang = storage.get("lang");
   if (savedLang) TR.setLang(savedLang);
@@ -44,15 +46,20 @@
       languagePicker());
   }
 
-  function joinForm(errorMessage) {
+  function joinForm() {
     seated = false;
+    unseated = "join";
     header();
     const input = h("input", {id: "name", name: "name", maxlength: 20, autocomplete: "nickname", required: true,
-      dir: "auto", enterkeyhint: "go", "aria-describedby": "name-error", value: storage.get("name") || ""});
-    const error = h("p", {id: "name-error", class: "field-error", role: "alert"}, errorMessage || "");
+      dir: "auto", enterkeyhint: "go", "aria-describedby": "name-error", "data-verbatim": "",
+      value: typed.name !== null ? typed.name : storage.get("name") || "",
+      oninput: (e) => { typed.name = e.target.value; }});
+    const error = h("p", {id: "name-error", class: "field-error", role: "alert"}, typed.error ? errorText(typed.error) : "");
     async function join(role) {
       const answer = await request(socket, "join", {code, name: input.value, role, language: TR.lang});
+      typed = {name: input.value, error: answer.ok ? "" : answer.error};
       if (!answer.ok) { error.textContent = errorText(answer.error); input.focus(); return; }
+      unseated = null;
       storage.set("seat." + code, answer.token);
       storage.set("name", input.value);
       seated = true;
@@ -68,7 +75,7 @@
   }
 
   function renameForm() {
-    const input = h("input", {id: "rename", maxlength: 20, value: state.me.name, dir: "auto"});
+    const input = h("input", {id: "rename", maxlength: 20, value: state.me.name, dir: "auto", "data-verbatim": ""});
     const error = h("p", {class: "field-error", role: "alert"});
     return h("form", {class: "rename-form", onsubmit: async (e) => {
       e.preventDefault();
@@ -127,6 +134,9 @@
   }
 
   function redraw() {
+    if (unseated === "join") { joinForm(); return; }
+    if (unseated === "kicked") { kicked(); return; }
+    if (unseated === "no_room") { noRoom(); return; }
     if (!state || !seated) return;
     header();
     if (renaming) { clear(screen, renameForm()); return; }
@@ -169,21 +179,26 @@
   function kicked() {
     storage.remove("seat." + code);
     seated = false;
+    unseated = "kicked";
     state = null;
+    header();
     clear(screen, h("div", {class: "centre", id: "kicked"}, h("p", {class: "big-text"}, t("phone.kicked"))));
+  }
+
+  function noRoom() {
+    unseated = "no_room";
+    header();
+    clear(screen, h("div", {class: "centre"}, h("p", {class: "big-text"}, t("phone.no_room", {code: TR.iso(code)})),
+      h("a", {href: "/", class: "button big"}, t("phone.home"))));
   }
 
   async function hello() {
     const token = storage.get("seat." + code);
     if (!token) { if (!seated) joinForm(); return; }
     const answer = await request(socket, "hello", {code, token});
-    if (answer.ok) { ready = true; lastKey = null; render(answer.state); return; }
+    if (answer.ok) { ready = true; unseated = null; lastKey = null; render(answer.state); return; }
     if (answer.error.code === "kicked") { kicked(); return; }
-    if (answer.error.code === "unknown_room") {
-      clear(screen, h("div", {class: "centre"}, h("p", {class: "big-text"}, t("phone.no_room", {code: TR.iso(code)})),
-        h("a", {href: "/", class: "button big"}, t("phone.home"))));
-      return;
-    }
+    if (answer.error.code === "unknown_room") { noRoom(); return; }
     if (answer.error.code === "bad_token") storage.remove("seat." + code);
     joinForm();
   }

@@ -90,6 +90,9 @@
   }
 
   const doc = document.documentElement;
+  if (opts.width && vw > opts.width + 1) {  /* a phone widens its layout when something is too wide, and zooms out */
+    problems.push({kind: "page-scroll", where: "html", text: "", detail: `the layout widened to ${vw} px on a ${opts.width} px screen`});
+  }
   if (doc.scrollWidth > vw + 1) problems.push({kind: "page-scroll", where: "html", text: "", detail: `scrollWidth ${doc.scrollWidth} > ${vw}`});
   if (doc.scrollHeight > vh + 1) problems.push({kind: "page-scroll", where: "html", text: "", detail: `scrollHeight ${doc.scrollHeight} > ${vh}`});
 

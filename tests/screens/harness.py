@@ -136,6 +136,7 @@ class StressRoom:
         token = self.tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{self.code}'))")
         self.host = socketio.Client(reconnection=False)
         self.host.connect(self.server.url, namespaces=["/tv"], transports=["websocket"], wait_timeout=10)
+        self.host_token = token
         answer = self.host.call("watch", {"code": self.code, "host_token": token}, namespace="/tv", timeout=10)
         assert answer["ok"], answer
         self.stage_no = 0
@@ -184,6 +185,12 @@ class StressRoom:
         assert answer["ok"], (name, extra, answer)
         return answer
 
+    def room_state(self) -> dict[str, Any]:
+        """The room as the host's TV sees it now (asked again over the host's socket)."""
+        answer = self.host.call("watch", {"code": self.code, "host_token": self.host_token}, namespace="/tv", timeout=10)
+        assert answer["ok"], answer
+        return answer["state"]
+
     def settings(self, game: str, **values: Any) -> None:
         self.control("settings", game=game, settings=values)
 
@@ -220,7 +227,7 @@ class StressRoom:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         self._settle(page)
         min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if kind == "tv" else 0
-        found = page.evaluate(CHECKER, {"lang": lang, "kind": kind, "minPx": min_px})
+        found = page.evaluate(CHECKER, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0]})
         size_text = f"{size[0]}x{size[1]}"
         for p in found:
             self.problems.append(Problem(stage, label, size_text, lang, p["kind"], p["where"], p["text"], p["detail"]))
@@ -250,6 +257,21 @@ class StressRoom:
                 for size in self.phone_sizes:
                     self._judge(page, label, "phone", lang, size, stage)
                 page.set_viewport_size({"width": self.phone_sizes[1][0], "height": self.phone_sizes[1][1]})
+
+    def check_page(self, stage: str, label: str, page: Page, prepare: Callable[[str], None], kind: str = "phone") -> None:
+        """Judge a page that is not one of the room's (the landing page, a join form…): ``prepare(lang)`` shows it in
+        a language, then it is judged at every size of its kind."""
+        self.stage_no += 1
+        stage = re.sub(r"[^a-z0-9]+", "-", stage.lower()).strip("-")
+        for lang in self.languages:
+            prepare(lang)
+            page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
+            for size in self.tv_sizes if kind == "tv" else self.phone_sizes:
+                self._judge(page, label, kind, lang, size, stage)
+
+    def blank_phone(self) -> Page:
+        """A phone page of its own that has not joined (for the landing page and the join form)."""
+        return self._page(*self.phone_sizes[1], mobile=True)
 
     def report(self) -> str:
         """Every problem, grouped by what and where, with the stages, pages, sizes and languages it was seen in."""

@@ -7,7 +7,7 @@ TR.games.tally = (() => {
   function turnLine(game) {
     const slot = game.slots[game.view.current];
     return h("p", {class: "turn"}, badge(slot.colour, slot.shape, 40),
-      h("span", {dir: "auto"}, t("tally.turn", {name: slot.name})));
+      h("span", null, t("tally.turn", {name: TR.iso(TR.seatName(game, game.view.current))})));
   }
 
   function total(game) {
@@ -23,7 +23,7 @@ TR.games.tally = (() => {
       }
       el.append(h("ol", {class: "tally-history"}, game.view.history.slice(-6).map(([seat, amount, timedOut]) =>
         h("li", null, badge(game.slots[seat].colour, game.slots[seat].shape, 28),
-          h("span", {dir: "auto"}, game.slots[seat].name), " +", TR.digits(amount),
+          h("bdi", null, TR.seatName(game, seat)), " +", TR.num(amount),
           timedOut ? h("span", {class: "muted"}, " ", t("tally.timeout")) : null))));
     },
     phone(el, game, state, act) {
