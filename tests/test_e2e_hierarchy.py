@@ -48,12 +48,12 @@ def take_turn(phone: Any, explain: str | None = None) -> tuple[bool, str]:
     if not phone.locator("#h-my-hand").count():
         return False, ""
     why = ""
-    blocked = phone.locator("#h-my-hand .h-card.blocked")
+    blocked = phone.locator("#h-my-hand .h-chip.blocked")
     if explain and blocked.count():
         blocked.first.click(timeout=2000)
         why = phone.locator("#h-why").inner_text(timeout=2000)  # a tap on an unplayable card says why
         shot(phone, explain)
-    phone.locator("#h-my-hand .h-card.playable").first.click(timeout=2000)
+    phone.locator("#h-my-hand .h-chip.playable").first.click(timeout=2000)
     phone.locator("#h-options [data-option='0']").click(timeout=2000)
     return True, why
 
