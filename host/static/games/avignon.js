@@ -1,8 +1,14 @@
-/* Avignon 1378 on the TV (five lanes across five places from Avignon to Rome, both conclaves, the deck and the
+/* Avignon 1378 on the TV (five lanes across five locations from Avignon to Rome, both conclaves, the deck and the
  * discards, whose turn, each action animated and explained in words) and on the phone (action type, then character,
  * then the petition's extra choice, then a Confirm / Change step that says what will happen; only legal choices are
  * offered, and the choices the no-undo and repetition rules remove are listed with the reason). Views come from
  * engine/avignon/game.py; the deck's order is never in them, and neither is a card a preview would draw.
+ *
+ * Screens (issue [9]): a lane holds one character, so a character's token shows its whole name and may reach over
+ * the empty cells of its own lane (the cell it stands on is filled with its colour); nothing is cut with an ellipsis.
+ * On the phone the board is compact, the current step's choices scroll in their own region and Back, Change and
+ * Confirm stay in a bar at the bottom, under the thumb. Spectators' phones get the TV's view with the same compact
+ * board. A game the host ended has no one to play: neither the board nor the phones offer a move any more.
  *
  * Animation: the module keeps the previous view; when a new one arrives, every card whose place changed (a lane's
  * cell, a conclave, the top of the discard pile, or the deck for a drawn card) gets --dx/--dy (from its old place to
@@ -11,25 +17,32 @@
 "use strict";
 
 TR.games.avignon = (() => {
-  const {t, h, badge, digits, localized} = TR;
-  const slotOf = (game, seat) => game.slots[seat];
+  const {t, h, badge, localized, iso} = TR;
   const PLACES = ["avignon", "nice", "genoa", "florence", "rome"];
   const ROLES = ["avignon", "rome"];
+  const WIN_COUNT = 3;
   const MAX_STEPS_ANIMATED = 3;  /* a longer jump (a reconnect) is shown as it is, without motion */
 
   const cls = (c) => t("avig.class." + c);
   const place = (p) => t("avig.place." + p);
   const other = (role) => (role === "rome" ? "avignon" : "rome");
-  const isolate = (text) => "\u2068" + text + "\u2069";  /* a player's name keeps its own direction inside a sentence */
+  const seatName = (game, seat) => TR.seatName(game, seat);
+  const onPhone = () => document.body.classList.contains("phone");
   const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  const ended = (game, view) => view.winner !== null || !!game.aborted;
 
-  function who(game, seat, size) {
-    const slot = slotOf(game, seat);
-    return h("span", {class: "who"}, badge(slot.colour, slot.shape, size || 28), h("span", {dir: "auto"}, slot.name));
+  function mark(game, seat, size) {
+    const slot = game.slots[seat];
+    return badge(slot.colour, slot.shape, size);
   }
 
-  function token(card, extra) {
-    return h("span", Object.assign({class: "a-token a-" + card.class, "data-card": card.card, "data-class": card.class}, extra || {}),
+  function who(game, seat, size) {
+    return h("span", {class: "who"}, mark(game, seat, size), h("bdi", {class: "name"}, seatName(game, seat)));
+  }
+
+  /* A character: its colour and its whole name (the lane's other cells leave it room, see avignon.css). */
+  function token(card) {
+    return h("span", {class: "a-token a-" + card.class, "data-card": card.card, "data-class": card.class},
       h("span", {class: "a-token-name"}, cls(card.class)));
   }
 
@@ -93,7 +106,7 @@ TR.games.avignon = (() => {
     const a = group.action;
     const card = actedCard(group);
     if (card === undefined) return null;
-    const name = t("avig.name_side", {name: isolate(slotOf(game, a.seat).name), place: place(a.role)});
+    const name = t("avig.name_side", {name: iso(seatName(game, a.seat)), place: place(a.role)});
     const what = actionText("say", a, a.role, view.classes[card], {name}) + (a.timeout ? " " + t("avig.say.timeout") : "");
     const effects = effectsText(view, group.events, null, card);
     return effects ? t("avig.explain", {what, effects}) : what;
@@ -126,25 +139,37 @@ TR.games.avignon = (() => {
     return new Set([a.lane, a.target].filter(Boolean));
   }
 
+  /* The board, always drawn from Avignon (left) to Rome (right), as the map cards lie; ``compact`` on a phone: no
+   * names in the conclaves (the badge tells whose it is) and smaller cells. */
   function board(game, view, options) {
     const opts = options || {};
     const lit = opts.lit || new Set();
     const rows = view.lanes.map((lane) => h("div", {class: "a-lane" + (lit.has(lane.lane) ? " lit" : "") + (opts.pick === lane.lane ? " picked" : ""),
       "data-lane-row": lane.lane},
-      h("span", {class: "a-lane-no"}, digits(lane.lane)),
-      PLACES.map((p, i) => h("span", {class: "a-cell" + (i === 0 || i === 4 ? " end" : "") + (opts.dest && opts.dest.has(lane.lane + "-" + i) ? " a-dest" : ""),
-        "data-cell": lane.lane + "-" + i},
-        lane.card !== null && lane.location === i ? token(lane) : null))));
-    const conclave = (role) => h("div", {class: "a-conclave a-conclave-" + role, id: "a-conclave-" + role},
-      h("p", {class: "a-conclave-title"}, who(game, view.roles[role], 26), h("span", {class: "a-conclave-place"}, place(role))),
-      h("p", {class: "a-conclave-count"}, digits(view.conclaves[role].length) + " / " + digits(3)),
+      h("span", {class: "a-lane-no"}, TR.plain(lane.lane)),
+      PLACES.map((p, i) => {
+        const here = lane.card !== null && lane.location === i;
+        return h("span", {class: "a-cell" + (i === 0 ? " end first" : i === 4 ? " end last" : "") + (here ? " full" : "")
+          + (opts.dest && opts.dest.has(lane.lane + "-" + i) ? " a-dest" : ""), "data-cell": lane.lane + "-" + i, "data-holds": here ? lane.class : null},
+        here ? token(lane) : null);
+      })));
+    const dir = document.documentElement.dir || "ltr";  /* the board runs left to right; its words in the page's direction */
+    const conclave = (role) => h("div", {class: "a-conclave a-conclave-" + role, id: "a-conclave-" + role, dir},
+      h("p", {class: "a-conclave-head"},
+        opts.compact ? mark(game, view.roles[role], 20) : null,
+        h("span", {class: "a-conclave-word"}, t("avig.conclave")),
+        h("span", {class: "a-conclave-place"}, opts.mine === role ? t("avig.yours", {place: place(role)}) : place(role)),
+        h("span", {class: "a-conclave-count"}, t("avig.count", {n: view.conclaves[role].length, max: WIN_COUNT}))),
+      opts.compact ? null : h("p", {class: "a-conclave-who"}, who(game, view.roles[role], 32)),
       h("div", {class: "a-conclave-cards"}, view.conclaves[role].map((c) => token(c))));
     const topDiscard = view.discard.length ? view.discard[view.discard.length - 1] : null;
-    const piles = h("div", {class: "a-piles"},
-      h("div", {class: "a-pile a-deck-pile", id: "a-deck-pile"}, h("span", {class: "a-card-back"}), h("span", null, t("avig.deck", {n: view.deck_count}))),
+    const piles = h("div", {class: "a-piles", dir},
+      h("div", {class: "a-pile a-deck-pile", id: "a-deck-pile"}, h("span", {class: "a-card-back", "aria-hidden": "true"}),
+        h("span", null, t("avig.deck", {n: view.deck_count}))),
       h("div", {class: "a-pile a-discard-pile", id: "a-discard-pile"},
-        topDiscard ? token(topDiscard) : h("span", {class: "a-card-empty"}), h("span", null, t("avig.discard", {n: view.discard.length}))));
-    return h("div", {class: "a-board", dir: "ltr"},
+        topDiscard ? token(topDiscard) : h("span", {class: "a-card-empty", "aria-hidden": "true"}),
+        h("span", null, t("avig.discard", {n: view.discard.length}))));
+    return h("div", {class: "a-board" + (opts.compact ? " compact" : ""), dir: "ltr"},
       conclave("avignon"),
       h("div", {class: "a-grid"}, h("div", {class: "a-head"}, h("span", {class: "a-lane-no"}),
         PLACES.map((p) => h("span", {class: "a-place" + (p === "avignon" || p === "rome" ? " end" : "")}, place(p)))), rows, piles),
@@ -207,16 +232,28 @@ TR.games.avignon = (() => {
     queueMicrotask(() => (root.isConnected ? run() : requestAnimationFrame(run)));
   }
 
-  /* ----- the TV ----- */
+  /* ----- the TV (and the phones of people who watch) ----- */
+
+  /* Who is to play and how many actions are left; the winner; or, for a game the host ended, that no one plays. */
+  function status(game, view) {
+    if (view.winner !== null) {
+      return h("p", {class: "a-status", id: "a-winner"}, mark(game, view.winner, 40),
+        h("span", {class: "a-status-text"}, h("strong", null, t("avig.winner", {name: iso(seatName(game, view.winner))})),
+          " ", h("span", {class: "a-reason"}, t("outcome.avignon." + view.reason))));
+    }
+    if (game.aborted) return h("p", {class: "a-status a-over", id: "a-ended"}, h("span", {class: "a-status-text"}, t("avig.ended")));
+    return h("p", {class: "a-status", id: "a-to-play"}, mark(game, view.to_move, 36),
+      h("span", {class: "a-status-text"}, h("strong", null, t("avig.to_play", {name: iso(seatName(game, view.to_move)), place: place(view.to_move_role)})),
+        " ", h("span", {class: "a-left"}, t("avig.actions_left", {n: view.actions_allowed - view.used.length}))),
+      h("span", {class: "a-countdown", "data-countdown": ""}));
+  }
 
   function tv(el, game) {
     const view = game.view;
-    const status = view.winner !== null
-      ? h("p", {class: "banner", id: "a-winner"}, who(game, view.winner, 40), " ", t("avig.wins"), " · ",
-        t("outcome.avignon." + view.reason))
-      : h("p", {class: "banner"}, who(game, view.to_move, 36), " · ", place(view.to_move_role), " · ",
-        t("avig.actions_left", {n: view.actions_allowed - view.used.length}), h("span", {class: "banner-time", "data-countdown": ""}));
-    const root = h("div", {class: "a-tv" + (view.winner !== null ? " over" : "")}, status, board(game, view, {lit: lastLanes(view)}), lastTurn(game, view));
+    const compact = onPhone();
+    const root = h("div", {class: "a-tv" + (ended(game, view) ? " over" : ""), "data-step": game.step},
+      status(game, view), board(game, view, {lit: lastLanes(view), compact}),
+      h("div", {class: "a-after" + (compact ? " scroll-region" : "")}, lastTurn(game, view)));
     el.append(root);
     animate(root, game, view);
   }
@@ -227,9 +264,22 @@ TR.games.avignon = (() => {
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
   function phone(el, game, state, act) {
-    const view = game.view;
     if (pick.step !== game.step) pick = {step: game.step, action: null, lane: null, option: null};
-    const legal = view.legal || [];
+    let root = null;
+    const draw = () => {
+      const next = build(game, act, draw);
+      if (root) root.replaceWith(next); else el.append(next);
+      root = next;
+    };
+    draw();
+    animate(root, game, game.view);
+  }
+
+  /* The phone's screen for the current pick; ``redraw`` draws it again after a choice. */
+  function build(game, act, redraw) {
+    const view = game.view;
+    const over = ended(game, view);
+    const legal = over ? [] : view.legal || [];
     const plans = view.plans || [];
     const removed = view.removed || [];
     const myRole = view.role;
@@ -239,93 +289,104 @@ TR.games.avignon = (() => {
     const whyText = (r) => t(r.key, {what: doText(r.action), opponent: place(r.params.opponent)});
     const removedItem = (r) => h("p", {class: "a-removed", "data-removed": r.action.action + "-" + r.action.lane, role: "note"},
       h("span", {class: "a-removed-mark", "aria-hidden": "true"}, "⊘"), h("span", null, whyText(r)));
-    const redraw = () => {
-      el.replaceChildren();
-      phone(el, game, state, act);
-      const panel = el.querySelector("#a-choices");
-      if (panel && panel.scrollIntoView) panel.scrollIntoView({block: "nearest"});
-    };
+    const reset = () => { pick = {step: game.step, action: null, lane: null, option: null}; };
+    const go = (fn) => () => { fn(); redraw(); };
 
-    const top = h("p", {class: "a-me muted"}, t("avig.you_are", {place: myRole ? place(myRole) : "—"}));
     const chosen = pick.option && plans.find((p) => same(p.action, pick.option));
     const dest = new Set(chosen ? chosen.effects.filter((e) => e.kind === "move" || e.kind === "swap").flatMap((e) => e.kind === "swap"
       ? [e.lane + "-" + PLACES.indexOf(e.location), e.target + "-" + PLACES.indexOf(e.other_location)] : [e.lane + "-" + PLACES.indexOf(e.location)]) : []);
-    const root = h("div", {class: "a-phone"}, top, board(game, view, {lit: lastLanes(view), pick: pick.lane, dest}), lastTurn(game, view));
-    el.append(root);
-    animate(root, game, view);
-    if (view.winner !== null) return;
-    if (!legal.length) {
-      el.append(h("p", {class: "a-waiting big-text", id: "a-waiting"}, t("avig.waiting", {name: isolate(slotOf(game, view.to_move).name)})));
-      return;
-    }
-    const panel = h("div", {class: "a-choices", id: "a-choices"});
-    el.append(panel);
     const left = view.actions_allowed - view.used.length;
-    panel.append(h("p", {class: "a-turn"}, h("strong", null, t("avig.your_turn")), " · ", t("avig.actions_left", {n: left}),
-      h("span", {class: "a-countdown", "data-countdown": ""})));
-    if (view.used.length) panel.append(h("p", {class: "muted a-used"}, t("avig.used", {actions: view.used.map((u) => t("avig.action." + u)).join(t("avig.list_sep"))})));
+    const top = legal.length
+      ? h("p", {class: "a-me a-my-turn"}, h("span", null, h("strong", null, t("avig.your_turn")), " · ",
+        t("avig.actions_left", {n: left})), h("span", {class: "a-countdown", "data-countdown": ""}))
+      : h("p", {class: "a-me"}, h("span", null, t("avig.you_are", {place: myRole ? place(myRole) : "—"})));
+    const root = h("div", {class: "a-phone", "data-step": game.step}, top,
+      board(game, view, {lit: lastLanes(view), pick: pick.lane, dest, compact: true, mine: myRole}));
+    if (!legal.length) {
+      let note = null;
+      if (view.winner !== null) note = h("p", {class: "a-waiting a-reason", id: "a-reason"}, t("outcome.avignon." + view.reason));
+      else if (game.aborted) note = h("p", {class: "a-waiting a-reason", id: "a-ended"}, t("avig.ended"));
+      else note = h("p", {class: "a-waiting", id: "a-waiting"}, t("avig.waiting", {name: iso(seatName(game, view.to_move))}));
+      root.append(h("div", {class: "a-after scroll-region"}, note, lastTurn(game, view)));
+      return root;
+    }
+    const panel = h("div", {class: "a-choices scroll-region", id: "a-choices"});
+    const bar = h("div", {class: "a-bar", id: "a-bar"});
+    root.append(panel, bar);
+    const earlier = lastTurn(game, view);
+    const back = (fn) => h("button", {class: "a-back", id: "a-back", onclick: go(fn)}, t("avig.back"));
 
     /* 1. the action type */
     if (!pick.action) {
       const types = ["pull", "push", "banish", "petition"].filter((k) => legal.some((a) => a.action === k) || removed.some((r) => r.action.action === k));
-      panel.append(h("p", {class: "a-step"}, t("avig.choose_action")), ...types.map((type) => {
-        const open = legal.some((a) => a.action === type);
-        return h("button", {class: "big" + (open ? "" : " ruled-out"), "data-action": type, "aria-describedby": open ? null : "a-ruled-" + type,
-          onclick: () => { pick.action = type; redraw(); }},
-        t("avig.action." + type), open ? null : h("span", {class: "a-ruled", id: "a-ruled-" + type}, t("avig.ruled_out")));
-      }));
-      return;
+      const done = view.used.map((u) => t("avig.action." + u));
+      panel.append(h("p", {class: "a-step"}, done.length ? t("avig.choose_second", {actions: TR.list(done)}) : t("avig.choose_action")),
+        h("div", {class: "a-types"}, types.map((type) => {
+          const open = legal.some((a) => a.action === type);
+          return h("button", {class: "a-type" + (open ? "" : " ruled-out"), "data-action": type, "aria-describedby": open ? null : "a-ruled-" + type,
+            onclick: go(() => { pick.action = type; })},
+          h("span", null, t("avig.action." + type)), open ? null : h("span", {class: "a-ruled", id: "a-ruled-" + type}, t("avig.ruled_out")));
+        })));
+      if (earlier) panel.append(earlier);
+      bar.remove();
+      return root;
     }
     const ofType = plans.filter((p) => p.action.action === pick.action);
     const removedOfType = removed.filter((r) => r.action.action === pick.action);
-    const back = (fn) => h("button", {class: "a-back", id: "a-back", onclick: () => { fn(); redraw(); }}, t("avig.back"));
 
     /* 2. the character */
     if (!pick.lane) {
       const lanes = [...new Set(ofType.map((p) => p.action.lane))];
-      panel.append(h("p", {class: "a-step"}, t("avig.choose_card")), ...lanes.map((n) => {
-        const lane = laneOf(n);
-        const label = t("avig.lane_card", {lane: n, card: cls(lane.class), place: place(lane.location_name)});
-        return h("button", {class: "big" + (pick.action === "petition" ? " a-option" : ""), "data-lane": n, onclick: () => {
-          pick.lane = n;
-          const options = ofType.filter((p) => p.action.lane === n);
-          if (options.length === 1 && !removedOfType.some((r) => r.action.lane === n)) pick.option = options[0].action;
-          redraw();
-        }}, pick.action === "petition" ? [h("span", {class: "a-option-what"}, label),
-          h("span", {class: "a-option-fx"}, localized(view.texts[lane.card]))] : label);
-      }), ...removedOfType.filter((r) => !lanes.includes(r.action.lane)).map(removedItem), back(() => { pick.action = null; }));
-      return;
+      const petition = pick.action === "petition";
+      panel.append(h("p", {class: "a-step"}, t("avig.choose_card", {action: t("avig.action." + pick.action)})),
+        h("div", {class: petition ? "a-list" : "a-lanes"}, lanes.map((n) => {
+          const lane = laneOf(n);
+          return h("button", {class: "a-pick a-option", "data-lane": n, onclick: go(() => {
+            pick.lane = n;
+            const options = ofType.filter((p) => p.action.lane === n);
+            if (options.length === 1 && !removedOfType.some((r) => r.action.lane === n)) pick.option = options[0].action;
+          })}, h("span", {class: "a-option-what"}, t("avig.lane_n", {lane: n})),
+          h("span", {class: "a-option-card"}, t("avig.card_at", {card: cls(lane.class), place: place(lane.location_name)})),
+          petition ? h("span", {class: "a-option-fx"}, localized(view.texts[lane.card])) : null);
+        })), ...removedOfType.filter((r) => !lanes.includes(r.action.lane)).map(removedItem));
+      bar.append(back(() => { pick.action = null; }));
+      return root;
     }
 
     /* 3. the petition's extra choice */
     if (!pick.option) {
       const options = ofType.filter((p) => p.action.lane === pick.lane);
-      panel.append(h("p", {class: "a-step"}, t("avig.choose_option")), ...options.map((p, i) => h("button", {class: "big a-option", "data-option": i,
-        onclick: () => { pick.option = p.action; redraw(); }},
-      h("span", {class: "a-option-what"}, doText(p.action)), h("span", {class: "a-option-fx"}, effectsText(view, p.effects, myRole, cardAt(p.action.lane))))),
-      ...removedOfType.filter((r) => r.action.lane === pick.lane).map(removedItem), back(() => { pick.lane = null; }));
-      return;
+      const how = (a) => (a.direction ? t("avig.opt.toward", {target: a.target, place: place(a.direction)})
+        : a.target ? t("avig.opt.target", {target: a.target}) : doText(a));
+      panel.append(h("p", {class: "a-step"}, t("avig.choose_option", {what: doText({action: "petition", lane: pick.lane})})),
+        ...options.map((p, i) => h("button", {class: "a-pick a-option", "data-option": i, onclick: go(() => { pick.option = p.action; })},
+          h("span", {class: "a-option-what"}, how(p.action)),
+          h("span", {class: "a-option-fx"}, effectsText(view, p.effects, myRole, cardAt(p.action.lane))))),
+      ...removedOfType.filter((r) => r.action.lane === pick.lane).map(removedItem));
+      bar.append(back(() => { pick.lane = null; }));
+      return root;
     }
 
     /* 4. confirm or change: what will happen, and whether the turn ends */
-    const plan = plans.find((p) => same(p.action, pick.option));
-    if (!plan) { pick = {step: game.step, action: null, lane: null, option: null}; redraw(); return; }
+    const plan = chosen;
+    if (!plan) { reset(); return build(game, act, redraw); }
     const ends = plan.ends_turn;
     const wins = plan.effects.some((e) => e.kind === "win");
     const early = ends && left > 1 && !wins;
-    const confirm = h("button", {class: "big primary", id: "a-confirm", onclick: (e) => {
-      e.currentTarget.disabled = true;
-      act(plan.action).then((answer) => { if (answer && !answer.ok) { pick = {step: game.step, action: null, lane: null, option: null}; redraw(); } });
-    }}, ends ? t("avig.confirm_end") : t("avig.confirm"));
     panel.append(h("div", {class: "a-check", id: "a-check"},
       h("p", {class: "a-step"}, t("avig.check")),
       h("p", {class: "a-check-what"}, doText(plan.action)),
       plan.action.action === "petition" ? petitionText(view, cardAt(plan.action.lane)) : null,
-      h("p", {class: "a-check-fx"}, t("avig.will_happen"), ": ", effectsText(view, plan.effects, myRole, cardAt(plan.action.lane))),
+      h("p", {class: "a-check-fx"}, t("avig.will_happen", {effects: effectsText(view, plan.effects, myRole, cardAt(plan.action.lane))})),
       h("p", {class: "a-check-turn" + (ends ? " ends" : ""), id: "a-check-turn"},
-        wins ? t("avig.ends_game") : ends ? (early ? t("avig.ends_turn_early") : t("avig.ends_turn")) : t("avig.then_second"))),
-    confirm,
-    h("button", {class: "big", id: "a-change", onclick: () => { pick = {step: game.step, action: null, lane: null, option: null}; redraw(); }}, t("avig.change")));
+        wins ? t("avig.ends_game") : ends ? (early ? t("avig.ends_turn_early") : t("avig.ends_turn")) : t("avig.then_second"))));
+    bar.append(
+      h("button", {class: "a-change", id: "a-change", onclick: go(reset)}, t("avig.change")),
+      h("button", {class: "primary", id: "a-confirm", onclick: (e) => {
+        e.currentTarget.disabled = true;
+        act(plan.action).then((answer) => { if (answer && !answer.ok) { reset(); redraw(); } });
+      }}, ends ? t("avig.confirm_end") : t("avig.confirm")));
+    return root;
   }
 
   return {tv, phone};
