@@ -1,11 +1,25 @@
 /* Short Campaign on the TV (the living map, the question on stage, the scores) and on the phone (keypad,
- * options, a map to tap). Views come from engine/campaign/game.py; nothing here decides anything. */
+ * options, a map to tap). Views come from engine/campaign/game.py; nothing here decides anything.
+ *
+ * Layout (issue [9]): on the TV the game's area is the map with the question above it and a side column sized for
+ * its content: the scores (the whole score on the card's first line, the player's whole name on its own line, which
+ * wraps and is never cut), the battle order and the latest events (a region that scrolls, newest first). Every text
+ * players read is at least the TV's body size. The phone shows only what its player does now: the keypad, the
+ * options, or the map chooser, whose list of territories (grouped by owner, with the owner's mark and name) scrolls
+ * inside its own region above a Confirm button that never leaves the screen; a tap updates the selection in place.
+ * Anyone who only watches (a spectator between questions, a late joiner, a player whose turn it is not) gets one
+ * sentence about what happens now, the map and the scores.
+ *
+ * Numbers are formatted by TR.num in the page's language; question prompts and options come from question packs in
+ * their own language and are marked data-verbatim; names that players typed go in a <bdi> or, in a sentence,
+ * through TR.iso. */
 "use strict";
 
 TR.games.campaign = (() => {
-  const {t, h, badge, clear, localized, seconds, digits} = TR;
+  const {t, h, badge, clear, localized, seconds, num, iso} = TR;
   const maps = {};  /* map id -> drawing, fetched once */
   const waiting = {};
+  const onPhone = () => document.body.classList.contains("phone");
 
   function loadMap(id) {
     if (maps[id]) return maps[id];
@@ -20,11 +34,32 @@ TR.games.campaign = (() => {
 
   const slotOf = (game, seat) => game.slots[seat];
   const colourOf = (game, seat) => TR.COLOURS[slotOf(game, seat).colour % 8];
-  const nameOf = (game, seat) => slotOf(game, seat).name;
+  const nameOf = (game, seat) => TR.seatName(game, seat);
+  const said = (game, seat) => iso(nameOf(game, seat));  /* a name inside a sentence, in any script */
 
-  function who(game, seat, size) {
+  function mark(game, seat, size) {
     const slot = slotOf(game, seat);
-    return h("span", {class: "who"}, badge(slot.colour, slot.shape, size || 28), h("span", {dir: "auto"}, slot.name));
+    return badge(slot.colour, slot.shape, size || 28);
+  }
+
+  /* A player: their mark and whole name. */
+  function who(game, seat, size) {
+    return h("span", {class: "who"}, mark(game, seat, size), h("bdi", {class: "name"}, nameOf(game, seat)));
+  }
+
+  function territoryName(view, id) {
+    const drawing = maps[view.map];
+    const x = drawing && drawing.territories.find((y) => y.id === id);
+    return x ? localized(x.name) : id;
+  }
+
+  /* A part of the screen fades in when it first appears, not again when the same thing is drawn once more (an
+   * answer arriving, a tap, a language change): ``enter(part, key)`` gives the class that animates, once per key. */
+  const entered = {};
+  function enter(part, key) {
+    const fresh = entered[part] !== key;
+    entered[part] = key;
+    return fresh ? " enter" : "";
   }
 
   /* ----- the map ----- */
@@ -60,7 +95,7 @@ TR.games.campaign = (() => {
       for (const territory of drawing.territories) {
         paths[territory.id] = h("path", {d: territory.path, class: "territory free", fill: "#34405e",
           "data-territory": territory.id}, h("title", null, localized(territory.name)));
-        if (o.onpick) paths[territory.id].addEventListener("click", () => entry.onpick && entry.onpick(territory.id));
+        paths[territory.id].addEventListener("click", () => entry.onpick && entry.onpick(territory.id));
         layer.append(paths[territory.id]);
       }
       svg.append(layer, labels);
@@ -69,7 +104,7 @@ TR.games.campaign = (() => {
     }
     entry.onpick = o.onpick || null;
     const state = {};
-    view.territories.forEach((t) => { state[t.id] = t; });
+    view.territories.forEach((x) => { state[x.id] = x; });
     const choosable = new Set(o.choosable || []);
     const target = view.attack && view.attack.target;
     const labels = [];
@@ -85,13 +120,13 @@ TR.games.campaign = (() => {
       const name = localized(territory.name);
       if (o.names !== false) label.append(h("text", {x: lx, y: ly - 8, class: "t-name" + (name.length > 11 ? " long" : "")}, name));
       if (s.owner !== null) {
-        label.append(h("text", {x: lx, y: ly + 26, class: "t-value"}, digits(s.value)));
-        const mark = badge(slotOf(game, s.owner).colour, slotOf(game, s.owner).shape, 26);
-        mark.setAttribute("x", lx - 13);
-        mark.setAttribute("y", ly + 34);
+        label.append(h("text", {x: lx, y: ly + 26, class: "t-value"}, num(s.value)));
+        const owner = mark(game, s.owner, 26);
+        owner.setAttribute("x", lx - 13);
+        owner.setAttribute("y", ly + 34);
         if (s.castle !== null && !s.demolished) label.append(towers(lx, ly - 34, s.towers, 22));
         else if (s.demolished) label.append(h("text", {x: lx, y: ly - 38, class: "t-ruin"}, "⌂"));
-        label.append(mark);
+        label.append(owner);
       }
       labels.push(label);
     }
@@ -104,59 +139,105 @@ TR.games.campaign = (() => {
     return drawing ? drawMap(drawing, view, game, options) : h("p", {class: "muted"}, t("common.loading"));
   }
 
-  /* ----- the question ----- */
-
-  function countdownRing(target, total, label) {
-    const ring = h("div", {class: "ring", "data-ring": String(target), "data-total": String(Math.max(1, total))},
-      h("svg", {viewBox: "0 0 100 100"}, h("circle", {cx: 50, cy: 50, r: 44, class: "ring-back"}),
-        h("circle", {cx: 50, cy: 50, r: 44, class: "ring-front", "stroke-dasharray": "276.5", "stroke-dashoffset": "0"})),
-      h("span", {class: "ring-text", "data-countdown-to": String(target)}));
-    if (label) ring.append(h("span", {class: "ring-label"}, label));
-    return ring;
-  }
+  /* ----- what happens now, in one sentence ----- */
 
   function purposeLine(game, view) {
     const q = view.question;
     if (q.purpose === "expansion") return t("camp.expansion_question", {n: view.round});
-    if (q.purpose === "duel") return t("camp.duel", {a: nameOf(game, view.attack.attacker), d: nameOf(game, view.attack.defender)});
-    if (q.purpose === "tiebreak") return t("camp.tiebreak");
+    if (q.purpose === "duel") return t("camp.duel", {a: said(game, view.attack.attacker), d: said(game, view.attack.defender)});
+    if (q.purpose === "tiebreak") return t("camp.tiebreak", {a: said(game, view.attack.attacker), d: said(game, view.attack.defender)});
     return t("camp.final_question");
   }
 
-  function questionCard(game, view, forPhone) {
+  function stageLine(view) {
+    if (view.stage === "expansion") return t("camp.stage_expansion", {n: view.round});
+    if (view.stage === "battle") return t("camp.stage_battle", {n: view.round});
+    if (view.stage === "final") return t("camp.stage_final");
+    return "";
+  }
+
+  /* Who acts (their seat) and the sentence that says what they do, while no question is on. */
+  function actionNow(game, view) {
+    if (view.phase === "pick" && view.picks.length) {
+      return {seat: view.picks[0], text: t("camp.picks", {name: said(game, view.picks[0])})};
+    }
+    if (view.phase === "target" && view.attack) {
+      return {seat: view.attack.attacker, text: t("camp.chooses_target", {name: said(game, view.attack.attacker)})};
+    }
+    return null;
+  }
+
+  function attackLine(game, view) {
+    const attack = view.attack;
+    if (!attack || attack.target === null || attack.defender === null) return null;
+    if (!attack.castle) return t("camp.attack_on", {place: territoryName(view, attack.target)});
+    return t("camp.assault_on", {place: territoryName(view, attack.target), n: view.players[attack.defender].towers});
+  }
+
+  /* ----- the question ----- */
+
+  function countdownRing(target, total) {
+    return h("div", {class: "ring", "data-ring": String(target), "data-total": String(Math.max(1, total))},
+      h("svg", {viewBox: "0 0 100 100", "aria-hidden": "true"}, h("circle", {cx: 50, cy: 50, r: 44, class: "ring-back"}),
+        h("circle", {cx: 50, cy: 50, r: 44, class: "ring-front", "stroke-dasharray": "276.5", "stroke-dashoffset": "0"})),
+      h("span", {class: "ring-text", "data-countdown-to": String(target)}));
+  }
+
+  function prompt(q, extra) {
+    return h("p", {class: "q-prompt" + (extra ? " " + extra : ""), dir: "auto", "data-verbatim": ""}, localized(q.prompt));
+  }
+
+  function optionText(o) {
+    return h("span", {class: "option-text", dir: "auto", "data-verbatim": ""}, localized(o));
+  }
+
+  function correctText(q) {
+    return q.kind === "numeric" ? num(q.correct) : TR.letter(q.correct) + " · " + iso(localized(q.options[q.correct]));
+  }
+
+  function questionCard(game, view, state) {
     const q = view.question;
-    const card = h("section", {class: "q-card" + (q.revealed ? " revealed" : ""), id: "question"});
-    card.append(h("p", {class: "q-purpose"}, purposeLine(game, view)),
-      h("p", {class: "q-prompt", dir: "auto"}, localized(q.prompt)));
+    const card = h("section", {class: "q-card" + (q.revealed ? " revealed" : "") + enter("card", q.opens_ms + ":" + q.revealed),
+      id: "question"}, h("p", {class: "q-purpose"}, purposeLine(game, view)), prompt(q));
+    const line = attackLine(game, view);
+    if (line) card.insertBefore(h("p", {class: "q-where"}, line), card.lastChild);
     if (!q.revealed) {
       const locked = view.phase === "preview";
+      const audience = state && state.audience && state.audience.answered
+        ? h("p", {class: "aud-count"}, t("aud.answered", {n: state.audience.answered})) : null;
       card.append(h("div", {class: "q-status"},
-        countdownRing(locked ? q.opens_ms : q.closes_ms, locked ? q.opens_ms - game.now_ms : q.closes_ms - q.opens_ms,
-          locked ? t("camp.get_ready") : null),
-        h("div", {class: "answered"}, q.seats.map((seat) => h("span", {class: q.answered.includes(seat) ? "done" : "pending"},
-          who(game, seat, 30), q.answered.includes(seat) ? " ✓" : "")))));
-      if (q.kind === "choice" && !forPhone) {
+        h("div", {class: "ring-box"},
+          countdownRing(locked ? q.opens_ms : q.closes_ms, locked ? q.opens_ms - game.now_ms : q.closes_ms - q.opens_ms),
+          h("p", {class: "ring-label"}, locked ? t("camp.get_ready") : t("camp.answer_now"))),
+        h("ul", {class: "answered"}, q.seats.map((seat) => {
+          const done = q.answered.includes(seat);
+          return h("li", {class: done ? "done" : "pending", "data-seat": seat}, who(game, seat, 30),
+            h("span", {class: "answer-state"}, done ? t("camp.has_answered") : t("camp.thinking")));
+        }), audience ? h("li", {class: "aud-line"}, audience) : null)));
+      if (q.kind === "choice") {
         card.append(h("ol", {class: "options"}, q.options.map((o, i) => h("li", null,
-          h("span", {class: "letter"}, "ABCDEF"[i]), h("span", {dir: "auto"}, localized(o))))));
+          h("span", {class: "letter"}, TR.letter(i)), optionText(o)))));
       }
       return card;
     }
     if (q.kind === "numeric") {
-      card.append(h("p", {class: "q-correct"}, t("camp.correct_number", {n: digits(q.correct.toLocaleString("en"))})));
+      card.append(h("p", {class: "q-correct"}, t("camp.correct_number", {n: q.correct})));
       const rows = q.ranking.map((seat, place) => {
         const a = q.answers.find((x) => x.seat === seat);
         return h("tr", {class: place === 0 && a ? "first" : ""},
-          h("td", null, digits(place + 1)), h("td", null, who(game, seat, 30)),
-          h("td", {class: "num"}, a ? digits(a.value.toLocaleString("en")) : "—"),
-          h("td", {class: "num"}, a ? t("camp.off_by", {n: digits(a.distance.toLocaleString("en"))}) : t("camp.no_answer")),
-          h("td", {class: "num"}, a ? seconds(a.ms) : ""));
+          h("td", {class: "place"}, num(place + 1)), h("td", {class: "who-cell"}, who(game, seat, 30)),
+          a ? [h("td", {class: "num"}, num(a.value)), h("td", {class: "num"}, num(a.distance)), h("td", {class: "num"}, seconds(a.ms))]
+            : h("td", {class: "no-answer", colspan: 3}, t("camp.no_answer")));
       });
-      card.append(h("table", {class: "reveal-table"}, h("tbody", null, rows)));
+      const head = ["", "camp.l_player", "camp.l_answer", "camp.col_off", "camp.col_time"];
+      card.append(h("table", {class: "reveal-table"},
+        h("thead", null, h("tr", null, head.map((k, i) => h("th", {class: i > 1 ? "num" : ""}, k ? t(k) : "")))),
+        h("tbody", null, rows)));
       if (q.drawn) card.append(h("p", {class: "muted"}, t("camp.drawn")));
     } else {
       card.append(h("ol", {class: "options revealed"}, q.options.map((o, i) => h("li", {class: i === q.correct ? "right" : "wrong"},
-        h("span", {class: "letter"}, i === q.correct ? "✓" : "ABCDEF"[i]), h("span", {dir: "auto"}, localized(o)),
-        h("span", {class: "pickers"}, q.answers.filter((a) => a.value === i).map((a) => who(game, a.seat, 26)))))));
+        h("span", {class: "letter"}, i === q.correct ? "✓" : TR.letter(i)), optionText(o),
+        h("span", {class: "pickers"}, q.answers.filter((a) => a.value === i).map((a) => mark(game, a.seat, 26)))))));
     }
     return card;
   }
@@ -164,60 +245,59 @@ TR.games.campaign = (() => {
   /* ----- the TV ----- */
 
   function banner(game, view) {
-    if (view.phase === "pick") {
-      return h("p", {class: "banner"}, who(game, view.picks[0], 36), " ", t("camp.picks"),
-        h("span", {class: "banner-time", "data-countdown": ""}));
-    }
-    if (view.phase === "target") {
-      return h("p", {class: "banner"}, who(game, view.attack.attacker, 36), " ", t("camp.chooses_target"),
-        h("span", {class: "banner-time", "data-countdown": ""}));
-    }
-    if (view.attack && view.attack.target) {
-      const drawing = maps[view.map];
-      const territory = drawing && drawing.territories.find((x) => x.id === view.attack.target);
-      return h("p", {class: "banner"}, who(game, view.attack.attacker, 36), " ⚔ ", who(game, view.attack.defender, 36),
-        territory ? h("span", {class: "muted"}, " · ", localized(territory.name)) : null,
-        view.attack.castle ? h("span", {class: "muted"}, " · ", t("camp.castle_assault")) : null);
-    }
-    return null;
+    const now = actionNow(game, view);
+    if (!now) return null;
+    return h("div", {class: "banner" + enter("banner", view.step)}, mark(game, now.seat, 40),
+      h("p", {class: "banner-text"}, now.text), h("span", {class: "banner-time", "data-countdown": ""}));
   }
 
-  function scoreboard(game, view) {
-    return h("section", {class: "scores"}, view.players.map((p) => h("div", {
+  function awayOf(game, state, seat) {
+    const slot = slotOf(game, seat);
+    if (!state || slot.seat === null || slot.seat === undefined) return false;
+    const person = (state.players || []).find((p) => p.id === slot.seat);
+    return !!person && !person.connected;
+  }
+
+  function scoreboard(game, view, state) {
+    return h("section", {class: "scores", id: "scores"}, view.players.map((p) => h("div", {
       class: "score-card" + (p.eliminated ? " out" : "") + (view.attack && view.attack.attacker === p.seat ? " active" : ""),
-      "data-seat": p.seat, style: `border-color: ${colourOf(game, p.seat)}`},
-    who(game, p.seat, 40),
-    h("span", {class: "score", "data-score": p.score}, digits(p.score.toLocaleString("en"))),
-    h("span", {class: "score-towers"}, p.eliminated ? t("camp.eliminated") : "♜".repeat(p.towers),
-      slotOf(game, p.seat).away ? h("span", {class: "away-note"}, " · ", t("camp.bot_covers")) : null))));
+      "data-seat": p.seat, style: `--seat: ${colourOf(game, p.seat)}`},
+    h("div", {class: "score-line"}, mark(game, p.seat, 40),
+      h("span", {class: "score", "data-score": p.score}, num(p.score)),
+      p.eliminated ? h("span", {class: "score-out"}, t("camp.eliminated"))
+        : h("span", {class: "score-towers", role: "img", "aria-label": t("camp.towers", {n: p.towers})}, "♜".repeat(p.towers))),
+    h("bdi", {class: "name"}, nameOf(game, p.seat)),
+    awayOf(game, state, p.seat) ? h("span", {class: "away-note"}, t("camp.bot_covers")) : null)));
   }
 
   function orderStrip(game, view) {
     if (!view.orders.length) return null;
     return h("section", {class: "orders"}, h("h2", null, t("camp.battle_order")),
-      view.orders.map((order, i) => h("p", {class: "order" + (view.stage === "battle" && view.round === i + 1 ? " now" : "")},
+      h("ol", null, view.orders.map((order, i) => h("li", {class: "order" + (view.stage === "battle" && view.round === i + 1 ? " now" : "")},
         h("span", {class: "round-no"}, t("camp.round_n", {n: i + 1})),
-        order.map((seat, k) => h("span", {class: "order-seat" + (view.round === i + 1 && view.turn === k ? " turn" : "")},
-          badge(slotOf(game, seat).colour, slotOf(game, seat).shape, 24))))));
+        h("span", {class: "order-seats"}, order.map((seat, k) => h("span", {class: "order-seat"
+          + (view.round === i + 1 && view.turn === k ? " turn" : "") + (view.players[seat].eliminated ? " out" : "")},
+        mark(game, seat, 24))))))));
   }
 
-  function historyLine(game, entry) {
-    const n = (seat) => nameOf(game, seat);
-    const territory = (id) => { const d = maps[game.view.map]; const x = d && d.territories.find((y) => y.id === id); return x ? localized(x.name) : id; };
+  function historyLine(game, view, entry) {
+    const n = (seat) => said(game, seat);
+    const place = (id) => territoryName(view, id);
     switch (entry.kind) {
-      case "pick": return t(entry.timeout ? "camp.h_pick_timeout" : "camp.h_pick", {name: n(entry.seat), place: territory(entry.territory)});
-      case "attack": return t("camp.h_attack", {name: n(entry.seat), other: n(entry.defender), place: territory(entry.territory)});
-      case "conquest": return t("camp.h_conquest", {name: n(entry.seat), place: territory(entry.territory)});
+      case "pick": return t(entry.timeout ? "camp.h_pick_timeout" : "camp.h_pick", {name: n(entry.seat), place: place(entry.territory)});
+      case "attack": return t("camp.h_attack", {name: n(entry.seat), other: n(entry.defender), place: place(entry.territory)});
+      case "conquest": return t("camp.h_conquest", {name: n(entry.seat), place: place(entry.territory)});
       case "repelled": return t("camp.h_repelled", {name: n(entry.seat), other: n(entry.attacker)});
-      case "tower": return t("camp.h_tower", {name: n(entry.seat), n: entry.towers});
+      case "tower": return t("camp.h_tower", {name: n(entry.defender), n: entry.towers});
       case "eliminated": return t("camp.h_eliminated", {name: n(entry.seat), other: n(entry.by)});
       default: return null;
     }
   }
 
   function feed(game, view) {
-    const lines = view.history.slice().reverse().map((e) => historyLine(game, e)).filter(Boolean).slice(0, 5);
-    return h("ul", {class: "feed"}, lines.map((line) => h("li", null, line)));
+    const lines = view.history.slice().reverse().map((e) => historyLine(game, view, e)).filter(Boolean).slice(0, 8);
+    if (!lines.length) return null;
+    return h("ul", {class: "feed scroll-region", id: "feed"}, lines.map((line, i) => h("li", {class: i === 0 ? "latest" : ""}, line)));
   }
 
   /* ----- the audience play-along (host/audience.py) ----- */
@@ -227,10 +307,10 @@ TR.games.campaign = (() => {
     if (!a || !a.top.length) return null;
     return h("section", {class: "aud-top", id: "audience-top"}, h("h2", null, title || t("aud.top_five")),
       h("ol", null, a.top.map((p) => h("li", {class: "aud-row", "data-seat": p.id},
-        h("span", {class: "aud-place"}, digits(p.place)),
-        h("span", {class: "who"}, badge(p.colour, p.shape, 26), h("span", {dir: "auto"}, p.name)),
-        h("span", {class: "num aud-points"}, t("aud.points", {n: digits(p.points)})),
-        p.gained && a.revealed ? h("span", {class: "aud-gained"}, t("aud.gained", {n: digits(p.gained)})) : null))));
+        h("span", {class: "aud-place"}, num(p.place)),
+        h("span", {class: "who"}, badge(p.colour, p.shape, 26), h("bdi", {class: "name"}, p.name)),
+        h("span", {class: "aud-points"}, t("aud.points", {n: p.points}),
+          p.gained && a.revealed ? h("span", {class: "aud-gained"}, " ", t("aud.gained", {n: p.gained})) : null)))));
   }
 
   function audienceWinner(state) {
@@ -238,39 +318,68 @@ TR.games.campaign = (() => {
     if (!a || !a.top.length) return null;
     const best = a.top[0];
     return h("section", {class: "aud-winner", id: "audience-winner"}, h("h2", null, t("aud.winner")),
-      h("p", {class: "aud-winner-line"}, badge(best.colour, best.shape, 36), " ",
-        h("span", {dir: "auto"}, t("aud.winner_line", {name: best.name, n: digits(best.points)}))),
+      h("p", {class: "aud-winner-line"}, badge(best.colour, best.shape, 36),
+        h("span", null, t("aud.winner_line", {name: iso(best.name), n: best.points}))),
       audienceTop(state));
   }
 
-  function finalScreen(game, view, state) {
-    const stats = view.stats || [];
-    const table = h("table", {class: "stats"},
-      h("thead", null, h("tr", null, ["", "camp.s_score", "camp.s_right", "camp.s_mean", "camp.s_taken", "camp.s_defended"]
-        .map((k) => h("th", null, k ? t(k) : "")))),
-      h("tbody", null, view.final_ranking.map((seat) => {
-        const s = stats.find((x) => x.seat === seat) || {};
-        return h("tr", null, h("td", null, who(game, seat, 30)),
-          h("td", {class: "num"}, digits(view.players[seat].score.toLocaleString("en"))),
-          h("td", {class: "num"}, digits(s.right || 0) + " / " + digits(s.answers || 0)),
-          h("td", {class: "num"}, s.mean_ms === null || s.mean_ms === undefined ? "—" : seconds(s.mean_ms)),
-          h("td", {class: "num"}, digits(s.taken || 0)), h("td", {class: "num"}, digits(s.defended || 0)));
-      })));
-    const log = h("details", {class: "answer-log", id: "answer-log"}, h("summary", null, t("camp.answer_log")),
-      h("table", null, h("thead", null, h("tr", null, ["camp.l_question", "camp.l_player", "camp.l_answer", "camp.l_effective",
-        "camp.l_claimed", "camp.l_seen", "camp.l_rtt", "camp.l_flag"].map((k) => h("th", null, t(k))))),
-      h("tbody", null, (view.answer_log || []).flatMap((q, i) => q.answers.map((a) => {
-        const tm = a.timing || {};
-        return h("tr", null, h("td", null, digits(i + 1) + " · " + t("camp.p_" + q.purpose)), h("td", null, nameOf(game, a.seat)),
-          h("td", {class: "num"}, digits(a.value)), h("td", {class: "num"}, seconds(a.ms)),
-          h("td", {class: "num"}, tm.claimed === null || tm.claimed === undefined ? "—" : seconds(tm.claimed)),
-          h("td", {class: "num"}, tm.receipt === undefined ? "—" : seconds(tm.receipt - tm.unlock)),
-          h("td", {class: "num"}, tm.rtt === undefined || tm.rtt === null ? "—" : digits(tm.rtt) + " ms"),
-          h("td", null, tm.flag ? t("camp.flag_" + tm.flag) : ""));
-      })))));
-    return h("section", {class: "camp-final"}, table, state ? audienceWinner(state) : null, log);
+  /* ----- the end ----- */
+
+  function standingsOrder(view) {
+    if (view.final_ranking && view.final_ranking.length) return view.final_ranking;
+    return view.players.map((p) => p.seat).sort((a, b) => view.players[b].score - view.players[a].score);
   }
 
+  function statsTable(game, view) {
+    const stats = view.stats || [];
+    const columns = ["camp.l_player", "camp.s_score", "camp.s_right", "camp.s_mean", "camp.s_taken", "camp.s_defended"];
+    return h("table", {class: "stats", id: "stats"},
+      h("thead", null, h("tr", null, columns.map((k, i) => h("th", {class: i ? "num" : ""}, t(k))))),
+      h("tbody", null, standingsOrder(view).map((seat) => {
+        const s = stats.find((x) => x.seat === seat);
+        const p = view.players[seat];
+        return h("tr", {class: p.eliminated ? "out" : ""}, h("td", {class: "who-cell"}, who(game, seat, 30)),
+          h("td", {class: "num score"}, num(p.score)),
+          h("td", {class: "num"}, s ? t("camp.right_of", {right: s.right, n: s.answers}) : "—"),
+          h("td", {class: "num"}, s && s.mean_ms !== null && s.mean_ms !== undefined ? seconds(s.mean_ms) : "—"),
+          h("td", {class: "num"}, s ? num(s.taken) : "—"), h("td", {class: "num"}, s ? num(s.defended) : "—"));
+      })));
+  }
+
+  /* The answer log, every timing figure of every answer: fine print the host may open (its table is built when
+   * it is opened, so a closed log lays nothing out). */
+  function answerLog(game, view) {
+    if (!view.answer_log || !view.answer_log.length) return null;
+    const figure = (value, format) => (value === null || value === undefined || Number.isNaN(value) ? "—" : format(value));
+    const table = () => h("div", {class: "log-scroll scroll-region"}, h("table", null,
+      h("thead", null, h("tr", null, ["camp.l_question", "camp.l_player", "camp.l_answer", "camp.l_effective",
+        "camp.l_claimed", "camp.l_seen", "camp.l_rtt", "camp.l_flag"].map((k) => h("th", null, t(k))))),
+      h("tbody", null, view.answer_log.flatMap((q, i) => q.answers.map((a) => {
+        const tm = a.timing || {};
+        return h("tr", null, h("td", null, num(i + 1) + " · " + t("camp.p_" + q.purpose)),
+          h("td", null, h("bdi", {class: "name"}, nameOf(game, a.seat))),
+          h("td", {class: "num"}, q.purpose === "duel" ? TR.letter(a.value) : num(a.value)), h("td", {class: "num"}, seconds(a.ms)),
+          h("td", {class: "num"}, figure(tm.claimed, seconds)),
+          h("td", {class: "num"}, figure(tm.receipt === undefined ? null : tm.receipt - tm.unlock, seconds)),
+          h("td", {class: "num"}, figure(tm.rtt, TR.millis)),
+          h("td", null, tm.flag ? t("camp.flag_" + tm.flag) : ""));
+      })))));
+    const log = h("details", {class: "answer-log", id: "answer-log", "data-fine": "", open: logOpen, ontoggle: (e) => {
+      logOpen = e.currentTarget.open;
+      if (logOpen && !e.currentTarget.querySelector(".log-scroll")) e.currentTarget.append(table());
+    }}, h("summary", null, t("camp.answer_log")));
+    if (logOpen) log.append(table());
+    return log;
+  }
+
+  function finalScreen(game, view, state) {
+    return h("section", {class: "camp-final"}, statsTable(game, view),
+      h("div", {class: "final-board"}, h("div", {class: "camp-map-wrap"}, mapOrWait(view, game, {persist: "tv"})),
+        state ? audienceWinner(state) : null),
+      answerLog(game, view));
+  }
+
+  let logOpen = false;
   let heard = {phase: null, last: null};
 
   function cues(view) {
@@ -287,23 +396,23 @@ TR.games.campaign = (() => {
   }
 
   function tv(el, game, state, receivedAt) {
+    el.classList.add("camp");
+    if (onPhone()) { watcher(el, game, state); return; }  /* a phone that watches: the phone's own view */
     const view = game.view;
     cues(view);
     if (view.stage === "over" || game.aborted) {
-      el.append(h("div", {class: "camp-tv over"}, h("div", {class: "camp-map-wrap small"}, mapOrWait(view, game, {persist: "tv"})),
-        finalScreen(game, view, state)));
+      el.append(finalScreen(game, view, state));
       return;
     }
-    const crowd = state.audience && view.phase === "reveal" ? audienceTop(state) : null;
-    const options = {choosable: view.options, persist: "tv"};
-    const top = view.question ? questionCard(game, view, false) : banner(game, view);
+    const crowd = state && state.audience && view.phase === "reveal" ? audienceTop(state) : null;
+    const top = view.question ? questionCard(game, view, state) : banner(game, view);
     el.append(h("div", {class: "camp-tv"},
       h("div", {class: "camp-main"},
-        h("p", {class: "stage-line"}, view.stage === "expansion" ? t("camp.stage_expansion", {n: view.round})
-          : view.stage === "battle" ? t("camp.stage_battle", {n: view.round}) : t("camp.stage_final")),
+        h("p", {class: "stage-line"}, stageLine(view)),
         top ? h("div", {class: "camp-top" + (view.question ? " has-question" : "")}, top) : null,
-        h("div", {class: "camp-map-wrap" + (view.question ? " dim" : "")}, mapOrWait(view, game, options))),
-      h("aside", {class: "camp-side"}, scoreboard(game, view), crowd || orderStrip(game, view), crowd ? null : feed(game, view))));
+        crowd || h("div", {class: "camp-map-wrap" + (view.question ? " dim" : "")},
+          mapOrWait(view, game, {choosable: view.options, persist: "tv"}))),
+      h("aside", {class: "camp-side"}, scoreboard(game, view, state), orderStrip(game, view), feed(game, view))));
   }
 
   /* ----- the phone ----- */
@@ -316,8 +425,7 @@ TR.games.campaign = (() => {
 
   function grouped(text) {
     const western = text.replace(/[۰-۹]/g, (c) => String(PERSIAN.indexOf(c)));
-    if (!western) return "";
-    return digits(Number(western).toLocaleString("en"));
+    return western ? num(Number(western)) : "";
   }
 
   function unlockAt(game, q, receivedAt, onUnlock) {
@@ -327,39 +435,79 @@ TR.games.campaign = (() => {
     return Math.max(at, performance.now());
   }
 
+  function miniScores(game, view, me) {
+    return h("div", {class: "camp-phone-scores", id: "mini-scores"}, view.players.map((p) => h("span", {
+      class: "mini-score" + (p.seat === me ? " me" : "") + (p.eliminated ? " out" : ""), "data-seat": p.seat},
+    mark(game, p.seat, 22), h("span", {class: "mini-points"}, num(p.score)))));
+  }
+
+  /* The final standings on a phone: place, mark, name, score. */
+  function phoneStandings(game, view, me) {
+    return h("ol", {class: "phone-standings", id: "standings"}, standingsOrder(view).map((seat, place) => h("li", {
+      class: (seat === me ? "me" : "") + (view.players[seat].eliminated ? " out" : "")},
+    h("span", {class: "place"}, num(place + 1)), who(game, seat, 26),
+    h("span", {class: "num"}, num(view.players[seat].score)))));
+  }
+
+  /* What a phone that does not act now shows: one sentence about what happens, the question if one is on, the map
+   * and the scores. */
+  function watcher(el, game, state, me) {
+    const view = game.view;
+    const q = view.question;
+    el.append(miniScores(game, view, me));
+    if (view.stage === "over" || game.aborted) {
+      el.append(phoneStandings(game, view, me));
+      return;
+    }
+    const now = actionNow(game, view);
+    const parts = [h("p", {class: "watch-stage"}, stageLine(view))];
+    if (q) {
+      parts.push(h("p", {class: "watch-line"}, purposeLine(game, view)), prompt(q, "small"));
+      if (q.revealed) parts.push(h("p", {class: "watch-correct"}, t("camp.correct_is", {x: correctText(q)})));
+      else if (q.kind === "choice") {
+        parts.push(h("ol", {class: "watch-options"}, q.options.map((o, i) => h("li", null,
+          h("span", {class: "letter"}, TR.letter(i)), optionText(o)))));
+      }
+    } else if (now) {
+      parts.push(h("p", {class: "watch-line"}, mark(game, now.seat, 26), " ", now.text));
+    }
+    parts.push(h("p", {class: "muted"}, t("camp.watch_tv")));
+    el.append(h("div", {class: "phone-map watch-map"}, mapOrWait(view, game, {persist: "watch"})),
+      h("div", {class: "watching" + enter("watching", view.step), id: "camp-watching"}, parts));
+  }
+
   function phone(el, game, state, act, receivedAt) {
+    el.classList.add("camp");
     const view = game.view;
     const me = game.you;
     const q = view.question;
-    el.append(h("div", {class: "camp-phone-scores"}, view.players.map((p) => h("span", {class: "mini-score" + (p.seat === me ? " me" : "")},
-      badge(slotOf(game, p.seat).colour, slotOf(game, p.seat).shape, 22), digits(p.score.toLocaleString("en"))))));
-    if (view.stage === "over") {
-      el.append(h("p", {class: "big-text"}, t("camp.final_score", {n: digits(view.players[me].score.toLocaleString("en"))})));
+    if (view.stage === "over" || game.aborted) {
+      el.append(miniScores(game, view, me), h("p", {class: "big-text", id: "final-score"}, t("camp.final_score", {n: view.players[me].score})),
+        phoneStandings(game, view, me));
       return;
     }
-    if (q && q.seats.includes(me)) { el.append(answerPad(game, view, q, act, receivedAt)); return; }
-    if (view.phase === "pick" && view.picks[0] === me) { el.append(chooser(game, view, "pick", act)); return; }
-    if (view.phase === "target" && view.attack.attacker === me) { el.append(chooser(game, view, "target", act)); return; }
-    el.append(h("div", {class: "watching", id: "camp-watching"}, banner(game, view) || (q ? h("p", null, purposeLine(game, view)) : null),
-      h("p", {class: "muted"}, t("camp.watch_tv"))));
+    if (q && q.seats.includes(me)) { el.append(miniScores(game, view, me), answerPad(game, view, q, act, receivedAt)); return; }
+    if (view.phase === "pick" && view.picks[0] === me) { el.append(miniScores(game, view, me), chooser(game, view, "pick", act)); return; }
+    if (view.phase === "target" && view.attack.attacker === me) { el.append(miniScores(game, view, me), chooser(game, view, "target", act)); return; }
+    watcher(el, game, state, me);
   }
 
   function answerPad(game, view, q, act, receivedAt) {
-    const wrap = h("div", {class: "pad-wrap", id: "answer-pad"});
-    wrap.append(h("p", {class: "q-purpose"}, purposeLine(game, view)), h("p", {class: "q-prompt small", dir: "auto"}, localized(q.prompt)));
+    const wrap = h("div", {class: "pad-wrap" + enter("pad", q.opens_ms + ":" + q.revealed + ":" + (q.yours !== undefined)), id: "answer-pad"});
+    wrap.append(h("p", {class: "q-purpose"}, purposeLine(game, view)), prompt(q, "small"));
     if (entry.step !== q.opens_ms) entry = {step: q.opens_ms, text: "", sent: null, shownAt: null};
     if (q.revealed) {
       const mine = (q.answers || []).find((a) => a.seat === game.you);
       const right = q.kind === "numeric" ? q.ranking[0] === game.you : mine && mine.value === q.correct;
       wrap.append(h("p", {class: "big-text " + (right ? "good" : "bad"), id: "my-result"},
         right ? t("camp.you_right") : mine ? t("camp.you_wrong") : t("camp.no_answer")),
-      h("p", null, t("camp.correct_is", {x: q.kind === "numeric" ? digits(q.correct.toLocaleString("en")) : localized(q.options[q.correct])})));
+      h("p", null, t("camp.correct_is", {x: correctText(q)})));
       return wrap;
     }
     if (q.yours !== undefined || entry.sent !== null) {
       const value = q.yours !== undefined ? q.yours : entry.sent;
       wrap.append(h("p", {class: "big-text", id: "sent"}, t("camp.sent", {x: q.kind === "numeric"
-        ? digits(Number(value).toLocaleString("en")) : "ABCDEF"[value]})), h("p", {class: "muted"}, t("camp.wait_others")));
+        ? num(Number(value)) : TR.letter(value)})), h("p", {class: "muted"}, t("camp.wait_others")));
       return wrap;
     }
     const locked = view.phase === "preview";
@@ -370,12 +518,15 @@ TR.games.campaign = (() => {
     const send = (action, shown) => {
       const ms = Math.max(0, Math.round(performance.now() - entry.shownAt));
       entry.sent = shown;
-      act(action, {ms}).then((answer) => { if (!answer.ok) entry.sent = null; });
+      window.dispatchEvent(new Event("tr-refresh"));  /* "Sent" at once, whether or not a new state follows */
+      act(action, {ms}).then((answer) => {
+        if (!answer.ok) { entry.sent = null; window.dispatchEvent(new Event("tr-refresh")); }
+      });
     };
     if (q.kind === "choice") {
       wrap.append(h("div", {class: "choice-grid" + (q.options.length > 4 ? " many" : "")}, q.options.map((o, i) => h("button", {
         class: "choice-button", "data-choice": i, "data-lock": "", disabled: locked,
-        onclick: () => send({choice: i}, i)}, h("span", {class: "letter"}, "ABCDEF"[i]), h("span", {dir: "auto"}, localized(o))))));
+        onclick: () => send({choice: i}, i)}, h("span", {class: "letter"}, TR.letter(i)), optionText(o)))));
       return wrap;
     }
     const display = h("output", {class: "pad-display", id: "pad-display", dir: "ltr"}, grouped(entry.text) || "—");
@@ -402,62 +553,94 @@ TR.games.campaign = (() => {
   document.addEventListener("keydown", (e) => { if (keyboard) keyboard(e); });
 
   /* A spectator's phone: the open question with the players' own controls (its answer goes to the audience, never
-   * to the game), its own result after the reveal, and the public view in between. */
+   * to the game), its own result after the reveal, and the watcher's view in between. */
   function audience(el, game, state, act, receivedAt) {
+    el.classList.add("camp");
     const view = game.view;
     const q = view.question;
     const mine = state.audience.you || {};
     const total = mine.place ? h("p", {class: "aud-total", id: "aud-total"},
-      t("aud.total", {points: digits(mine.points), place: digits(mine.place), n: digits(mine.players)})) : null;
-    if (view.stage === "over") {
-      el.append(h("p", {class: "big-text", id: "aud-final"}, mine.place
-        ? t("aud.final", {place: digits(mine.place), n: digits(mine.players), points: digits(mine.points)})
-        : t("aud.top_five")), audienceTop(state));
+      t("aud.total", {points: mine.points, place: mine.place, n: mine.players})) : null;
+    if (view.stage === "over" || game.aborted) {
+      el.append(h("p", {class: "big-text aud-final", id: "aud-final"}, mine.place
+        ? t("aud.final", {place: mine.place, n: mine.players, points: mine.points})
+        : t("aud.top_five")), h("div", {class: "aud-phone-top scroll-region"}, audienceTop(state)));
       return;
     }
     if (q && !q.revealed) {
       const asked = mine.key === q.opens_ms && mine.yours !== null && mine.yours !== undefined
         ? Object.assign({}, q, {yours: mine.yours}) : Object.assign({}, q, {yours: undefined});
-      el.append(h("p", {class: "aud-banner", id: "aud-banner"}, t("aud.play_along")), total || "",
-        answerPad(game, view, asked, act, receivedAt));
+      el.append(...[h("p", {class: "aud-banner", id: "aud-banner"}, t("aud.play_along")), total,
+        answerPad(game, view, asked, act, receivedAt)].filter(Boolean));
       return;
     }
     if (q && q.revealed && mine.key === q.opens_ms) {
       const r = mine.result;
-      const truth = q.kind === "numeric" ? digits(q.correct.toLocaleString("en")) : localized(q.options[q.correct]);
-      const given = r ? (q.kind === "numeric" ? digits(r.value.toLocaleString("en")) : "ABCDEF"[r.value]) : null;
+      const given = r ? (q.kind === "numeric" ? num(r.value) : TR.letter(r.value)) : null;
       const good = r && (q.kind === "numeric" ? r.rank === 1 : r.right);
-      el.append(h("div", {class: "pad-wrap aud-result", id: "aud-result"},
-        h("p", {class: "q-prompt small", dir: "auto"}, localized(q.prompt)),
+      el.append(h("div", {class: "pad-wrap aud-result" + enter("pad", q.opens_ms + ":result"), id: "aud-result"},
+        prompt(q, "small"),
         h("p", {class: "big-text " + (r ? (good ? "good" : "bad") : ""), id: "aud-points"},
-          r ? t("aud.got", {n: digits(r.points)}) : t("aud.no_answer")),
+          r ? t("aud.got", {n: r.points}) : t("aud.no_answer")),
         r ? h("p", null, t("aud.your_answer", {x: given})) : null,
-        h("p", null, t("camp.correct_is", {x: truth})),
-        r ? h("p", {id: "aud-rank"}, t("aud.placed", {rank: digits(r.rank), n: digits(mine.of)})) : null,
+        h("p", null, t("camp.correct_is", {x: correctText(q)})),
+        r ? h("p", {id: "aud-rank"}, t("aud.placed", {rank: r.rank, n: mine.of})) : null,
         total));
       return;
     }
     if (total) el.append(total);
-    tv(el, game, state, receivedAt);
+    watcher(el, game, state);
   }
 
+  /* The map chooser: the map (tap a lit territory) and the same territories as buttons, grouped by owner with the
+   * owner's mark and name, in a region that scrolls; the Confirm button below never scrolls away. A tap changes
+   * the selection in place. */
   function chooser(game, view, kind, act) {
     const step = view.step;
     if (chosen.step !== step) chosen = {step, territory: null};
-    const drawing = maps[view.map];
-    const nameOfTerritory = (id) => { const x = drawing && drawing.territories.find((y) => y.id === id); return x ? localized(x.name) : id; };
-    const wrap = h("div", {class: "chooser", id: "chooser"},
-      h("p", {class: "big-text"}, kind === "pick" ? t("camp.your_pick") : t("camp.your_attack")),
-      h("p", {class: "countdown small", "data-countdown": ""}));
+    const owners = {};
+    view.territories.forEach((x) => { owners[x.id] = x; });
+    const buttons = {};
+    const confirmText = (id) => (id ? t(kind === "pick" ? "camp.confirm_pick" : "camp.confirm_attack", {place: territoryName(view, id)})
+      : t("camp.tap_territory"));
     const confirm = h("button", {class: "big primary", id: "confirm", disabled: !chosen.territory, onclick: () => {
       if (chosen.territory) act({[kind]: chosen.territory});
-    }}, chosen.territory ? t(kind === "pick" ? "camp.confirm_pick" : "camp.confirm_attack", {place: nameOfTerritory(chosen.territory)}) : t("camp.tap_territory"));
-    wrap.append(h("div", {class: "phone-map"}, mapOrWait(view, game, {choosable: view.options, selected: chosen.territory, names: false,
-      onpick: (id) => { chosen.territory = id; wrap.replaceWith(chooser(game, view, kind, act)); }})),
-    h("div", {class: "territory-list"}, view.options.map((id) => h("button", {class: "territory-button" + (chosen.territory === id ? " selected" : ""),
-      "data-territory": id, onclick: () => { chosen.territory = id; wrap.replaceWith(chooser(game, view, kind, act)); }}, nameOfTerritory(id)))),
-    confirm);
-    return wrap;
+    }}, confirmText(chosen.territory));
+    let svg = null;
+    const select = (id) => {
+      if (!view.options.includes(id)) return;
+      chosen.territory = id;
+      for (const [tid, button] of Object.entries(buttons)) {
+        button.classList.toggle("selected", tid === id);
+        button.setAttribute("aria-pressed", tid === id ? "true" : "false");
+      }
+      if (svg) for (const path of svg.querySelectorAll("[data-territory]")) path.classList.toggle("selected", path.dataset.territory === id);
+      confirm.disabled = false;
+      confirm.textContent = confirmText(id);
+    };
+    const button = (id) => {
+      const x = owners[id];
+      buttons[id] = h("button", {class: "territory-button" + (chosen.territory === id ? " selected" : ""), "data-territory": id,
+        "aria-pressed": chosen.territory === id ? "true" : "false", onclick: () => select(id)},
+      h("span", {class: "t-label"}, territoryName(view, id)),
+      x && x.owner !== null ? h("span", {class: "t-worth"}, x.castle !== null && !x.demolished ? "♜".repeat(x.towers) : num(x.value)) : null);
+      return buttons[id];
+    };
+    const groups = [];
+    for (const id of view.options) {
+      const owner = owners[id] ? owners[id].owner : null;
+      let group = groups.find((g) => g.owner === owner);
+      if (!group) { group = {owner, ids: []}; groups.push(group); }
+      group.ids.push(id);
+    }
+    const list = h("div", {class: "territory-list scroll-region", id: "territory-list"}, groups.map((g) => h("section", {class: "t-group"},
+      g.owner === null ? null : h("p", {class: "t-owner"}, who(game, g.owner, 22)),
+      h("div", {class: "t-buttons"}, g.ids.map(button)))));
+    svg = mapOrWait(view, game, {persist: "phone", choosable: view.options, selected: chosen.territory, names: false, onpick: select});
+    return h("div", {class: "chooser" + enter("chooser", step), id: "chooser"},
+      h("div", {class: "chooser-head"}, h("p", {class: "chooser-title"}, kind === "pick" ? t("camp.your_pick") : t("camp.your_attack")),
+        h("p", {class: "countdown small", "data-countdown": ""})),
+      h("div", {class: "phone-map"}, svg), list, confirm);
   }
 
   return {tv, phone, audience};
