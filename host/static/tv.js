@@ -397,6 +397,13 @@
 
   /* The results: the title and the host's "Back to the lobby" on one line at the top (never below the fold), the
    * ranking beside the game's own final board. */
+  /* A team's members by name, each isolated (a team seat's own name is the server's joined text). */
+  function memberNames(slot) {
+    const names = (slot.members || []).map((id) => (state.players.concat(state.spectators).find((p) => p.id === id) || {}).name)
+      .filter(Boolean);
+    return (names.length ? names : [slot.name]).map(TR.iso);
+  }
+
   function renderFinished() {
     useLayout("finished", () => region("finished", "finished"));
     regions.finished.setAttribute("data-read-from-sofa", "");
@@ -409,7 +416,7 @@
           return h("li", null, h("span", {class: "place"}, num(place + 1)),
             h("span", {class: "team-swatch big", style: "--team: " + game.team_colours[index], "aria-hidden": "true"}),
             h("span", {class: "ranked"}, h("span", {class: "team-name"}, t(game.team_keys[index])),
-              h("bdi", {class: "name members"}, slot.bot ? t("tv.team_bot") : slot.name)));
+              h("span", {class: "name members"}, slot.bot ? t("tv.team_bot") : TR.list(memberNames(slot)))));
         }
         return h("li", null, h("span", {class: "place"}, num(place + 1)), badge(slot.colour, slot.shape, 48),
           h("bdi", {class: "name"}, TR.seatName(game, index)));

@@ -42,8 +42,8 @@
       me ? h("button", {class: "me", id: "me", onclick: () => { renaming = true; redraw(); },
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
-      h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
-      languagePicker());
+      h("span", {class: "header-side"}, h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
+        languagePicker()));
   }
 
   function joinForm() {
@@ -119,10 +119,10 @@
   }
 
   /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. */
-  function teamPicker(keys, colours, membersOf, mine) {
+  function teamPicker(keys, colours, membersOf, mine, order) {
     return h("div", {class: "team-picker", id: "team-picker", role: "group", "aria-label": t("phone.pick_team")},
       h("p", {class: "big-text"}, t("phone.pick_team")),
-      keys.map((key, i) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
+      (order || keys.map((_, i) => i)).map((i) => [keys[i], i]).map(([key, i]) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
         "aria-pressed": mine === i ? "true" : "false", style: "--team: " + (colours[i] || "#888"),
         onclick: async () => {
           const answer = await request(socket, "team", {team: i});
@@ -160,12 +160,15 @@
     else if (renderer && game.you === null) renderer.tv(area, game, state, receivedAt);  /* spectators: the TV's view */
     else if (renderer) renderer.phone(area, game, state, act, receivedAt);
     if (game.you === null && state.phase === "playing") {
-      area.prepend(h("p", {class: "muted", id: "not-playing"}, t("phone.watching_game")));
-      if (game.team_keys.length && state.me.role === "player") {  /* a latecomer may still join a team */
+      const mayJoin = game.team_keys.length && state.me.role === "player";  /* a latecomer may still join a team */
+      area.prepend(h("p", {class: "muted", id: "not-playing"}, mayJoin ? t("phone.join_team_now") : t("phone.watching_game")));
+      if (mayJoin) {
         const nameOf = (id) => { const p = state.players.find((x) => x.id === id); return p ? TR.iso(p.name) : null; };
         const members = (i) => (game.slots[i].members || []).map(nameOf).filter(Boolean);
+        const botPlayed = (i) => game.slots[i].bot || !members(i).length;
+        const order = game.team_keys.map((_, i) => i).sort((a, b) => botPlayed(b) - botPlayed(a) || a - b);  /* a bot's team first */
         area.prepend(teamPicker(game.team_keys, game.team_colours,
-          (i) => (game.slots[i].bot || !members(i).length ? t("tv.team_bot") : TR.list(members(i))), null));
+          (i) => (botPlayed(i) ? t("tv.team_bot") : TR.list(members(i))), null, order));
       }
     }
     if (state.phase === "finished") {

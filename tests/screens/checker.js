@@ -7,8 +7,9 @@
  *  - off-screen      an element with text or a control lies (partly) outside the viewport;
  *  - clipped         it lies outside an ancestor that clips it (overflow hidden), so part of it cannot be seen;
  *  - scroll-x        it needs a sideways scroll to be reached (only vertical scroll regions are allowed);
- *  - primary-hidden  a primary button (class "primary") is scrolled out of its region: what is needed to act must be
- *                    on screen without scrolling;
+ *  - primary-hidden  a primary button (class "primary"), or anything marked data-must-see (the card that decides
+ *                    what may be played), is scrolled out of its region: what is needed to act must be on screen
+ *                    without scrolling;
  *  - out-of-card     it sticks out of an ancestor box that is drawn (a background, a border): text over a card edge;
  *  - text-cut        its text is cut: scroll size larger than client size in a box that hides overflow, or an
  *                    ellipsis;
@@ -129,7 +130,9 @@
       if (scrollsY) {
         if (!insideX(r, box)) { report("clipped", el, "sticks out of the sides of " + describe(a)); seen = false; break; }
         if (!inside(r, box)) {
-          if (control && el.classList.contains("primary")) report("primary-hidden", el, "scrolled out of " + describe(a));
+          if ((control && el.classList.contains("primary")) || el.closest("[data-must-see]")) {
+            report("primary-hidden", el, "scrolled out of " + describe(a));
+          }
           seen = false;  /* scrolled away in a region meant to scroll: judged when scrolled to */
           break;
         }

@@ -89,7 +89,7 @@ TR.games.hierarchy = (() => {
     const slot = slotOf(game, entry.owner);
     return h("div", {class: "h-card" + (entry.royal ? " royal" : "") + (entry.copy ? " copy" : "") + (top ? " top" : ""),
       "data-card": entry.id, "data-line-card": entry.card, style: `--owner: ${colourOf(game, entry.owner)}`,
-      "aria-current": top ? "true" : null},
+      "aria-current": top ? "true" : null, "data-must-see": top ? "" : null},
     h("span", {class: "h-card-head"}, h("span", {class: "h-owner"}, badge(slot.colour, slot.shape, 16)),
       h("span", {class: "h-number"}, numberText(entry)), crown(entry)),
     h("span", {class: "h-name"}, breakable(localized(entry.name))),
