@@ -124,6 +124,7 @@ class StressRoom:
     tv_sizes: tuple[tuple[int, int], ...] = TV_SIZES
     phone_sizes: tuple[tuple[int, int], ...] = PHONE_SIZES
     problems: list[Problem] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)  # every page it opened, closed by finish()
     phones: dict[str, Page] = field(default_factory=dict)
     robots: list[Robot] = field(default_factory=list)
     checked: int = 0
@@ -154,6 +155,7 @@ class StressRoom:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors  # type: ignore[attr-defined]
+        self.pages.append(page)
         return page
 
     def phone(self, label: str, name: str, role: str = "player") -> Page:
@@ -235,7 +237,9 @@ class StressRoom:
             self.problems.append(Problem(stage, label, size_text, lang, "js-error", "page", error[:200], ""))
         page.errors.clear()  # type: ignore[attr-defined]
         self.folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(self.folder / f"{self.stage_no:02d}-{stage}-{label}-{size_text}-{lang}.png"))
+        # JPEG: a third of a PNG's time to encode, and as good for a person looking through them.
+        page.screenshot(path=str(self.folder / f"{self.stage_no:02d}-{stage}-{label}-{size_text}-{lang}.jpg"),
+                        type="jpeg", quality=80)
         self.checked += 1
 
     def check(self, stage: str, phones: Iterable[str] | None = None, tv: bool = True,
@@ -248,7 +252,6 @@ class StressRoom:
             self._set_language(lang, pages.values())
             if settle:
                 settle()
-            time.sleep(0.15)  # a state that arrived with the language change is drawn
             if tv:
                 for size in self.tv_sizes:
                     self._judge(self.tv, "tv", "tv", lang, size, stage)
@@ -286,7 +289,9 @@ class StressRoom:
         return "\n".join(lines)
 
     def finish(self) -> None:
-        """Close the robots and fail with the report if anything was found."""
+        """Close the pages and robots, and fail with the report if anything was found."""
+        for page in self.pages:
+            page.context.close()
         for robot in self.robots:
             try:
                 robot.close()
