@@ -141,6 +141,17 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     live.stop()
 
 
+@pytest.fixture
+def slow_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server whose timers run ten times slower, so nothing moves by itself while a screen is judged
+    (tests/screens/); a test module's ``SERVER_SEED`` makes its deals reproducible."""
+    seed = getattr(request.module, "SERVER_SEED", None)
+    live = LiveServer(tmp_path / "screens.db", timer_scale=10, extra=[] if seed is None else ["--seed", str(seed)])
+    live.start()
+    yield live
+    live.stop()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, one per test module."""

@@ -15,8 +15,6 @@ runs with long timers (--timer-scale 10), so nothing moves by itself while a sta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,12 +25,7 @@ from tests.screens.harness import StressRoom, stress_names
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "screens.db", timer_scale=10, extra=["--seed", "28"])
-    live.start()
-    yield live
-    live.stop()
+SERVER_SEED = 28  # a reproducible deal (the slow_server fixture, tests/conftest.py)
 
 
 class Table:

@@ -11,8 +11,7 @@ ends a preview or a reveal, and the robots act for every seat (the phone pages' 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -35,12 +34,7 @@ def truth(question: dict[str, Any]) -> int:
     return q.answer if question["kind"] == "numeric" else q.correct
 
 
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "screens.db", timer_scale=10, extra=["--seed", "7"])
-    live.start()
-    yield live
-    live.stop()
+SERVER_SEED = 7  # a reproducible deal (the slow_server fixture, tests/conftest.py)
 
 
 class Table:

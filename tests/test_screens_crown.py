@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DECLINED = re.compile(r"\b(casei|lui|împotriva|asupra|contra)\s+(\u2068|\{)")
 
 
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "crown.db", timer_scale=10, extra=["--seed", "7"])
-    live.start()
-    yield live
-    live.stop()
+SERVER_SEED = 7  # a reproducible deal (the slow_server fixture, tests/conftest.py)
 
 
 def view(robot: Robot) -> dict[str, Any]:

@@ -9,8 +9,6 @@ timed-out move (the host's *Skip timer*) and the host's *End game*.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,12 +23,7 @@ LONG_LINE = 11  # the issue's screenshot: a line of eleven cards or more
 WANTED = {"copy", "burn", "return", "long"}
 
 
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "screens.db", timer_scale=10, extra=["--seed", "6"])  # a reproducible deal
-    live.start()
-    yield live
-    live.stop()
+SERVER_SEED = 6  # a reproducible deal (the slow_server fixture, tests/conftest.py)
 
 
 def state_of(view: dict[str, Any]) -> HierarchyState:

@@ -5,8 +5,6 @@ paused game, a game the host ended, and a removed phone, on every TV and phone s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,12 +17,6 @@ from tests.screens.harness import StressRoom, stress_names
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "screens.db", timer_scale=10)  # nothing moves by itself while a stage is judged
-    live.start()
-    yield live
-    live.stop()
 
 
 def pick_language(page: Any, lang: str) -> None:
