@@ -143,6 +143,14 @@ def test_persian_phone_and_room_language(browser: Any, server: LiveServer) -> No
     expect(tv.locator("html")).to_have_attribute("dir", "rtl")
     expect(tv.locator("#player-list .name")).to_have_text("شیرین")
     shot(tv, "tv-persian")
+    # A number setting shows and takes Persian digits (a number field would show Western ones).
+    tv.click("[data-game=campaign]")
+    tv.click("#timers summary")
+    expect(tv.locator("#set-numeric_seconds")).to_have_value(re.compile(r"^[۰-۹]+$"))
+    tv.fill("#set-numeric_seconds", "۱۸")
+    tv.dispatch_event("#set-numeric_seconds", "change")
+    expect(tv.locator(".settings")).to_have_attribute("data-values", re.compile('"numeric_seconds":18'))
+    expect(tv.locator("#set-numeric_seconds")).to_have_value("۱۸")
 
 
 def test_names_are_shown_escaped(browser: Any, server: LiveServer) -> None:

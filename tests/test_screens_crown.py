@@ -253,6 +253,9 @@ def test_a_crown_game_of_twelve_in_five_houses_fits_every_screen(browser: Any, s
     wait_phase(room, rose, "initial")
     late = room.phone("late", names[11])
     room.wait(late, "#team-picker")
+    # The latecomer is offered the house a bot plays first, and told they may still play.
+    assert late.locator("#team-picker [data-team]").first.get_attribute("data-team") == str(SUN)
+    assert late.locator("#not-playing").inner_text() == "Pick a team to play in this game, or just watch."
     room.check("late-joiner-picks", phones=["late"])
     click(late, f"[data-team='{SUN}']")
     room.wait(late, ".c-phone")

@@ -6,6 +6,7 @@ const TR = (() => {
   const catalogs = JSON.parse(document.getElementById("catalogs").textContent);
   let lang = document.documentElement.lang || "en";
   const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
+  const ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
   const COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#F5F5F5"];
   const COLOUR_KEYS = ["orange", "sky", "green", "yellow", "blue", "vermillion", "purple", "white"];
   const SHAPE_KEYS = ["circle", "square", "triangle", "diamond", "star", "hexagon"];
@@ -40,6 +41,12 @@ const TR = (() => {
     if (typeof text === "number") return num(text);
     text = String(text);
     return lang === "fa" ? text.replace(/[0-9]/g, (d) => PERSIAN[+d]) : text;
+  }
+
+  /* A text's Persian and Arabic-Indic digits as Western ones (what a person typed, for parsing). */
+  function western(text) {
+    return String(text).replace(/[۰-۹]/g, (d) => String(PERSIAN.indexOf(d)))
+      .replace(/[٠-٩]/g, (d) => String(ARABIC_INDIC.indexOf(d)));
   }
 
   /* The plural category of a count in the page's language (one, few, other…). */
@@ -95,12 +102,29 @@ const TR = (() => {
     return (LETTERS[lang] || "ABCDEF")[index] || String(index + 1);
   }
 
+  /* The names of room seats (players, then spectators) by id, each isolated for a sentence or a list; seats that
+   * have left are skipped. */
+  function namesOf(state, ids) {
+    const people = (state.players || []).concat(state.spectators || []);
+    return ids.map((id) => people.find((p) => p.id === id)).filter(Boolean).map((p) => iso(p.name));
+  }
+
   /* How a game seat is called: the player's name, or "Bot 2" in the page's language for a bot. */
   function seatName(game, index) {
     const slot = game.slots[index];
     if (!slot.bot || slot.seat !== null && slot.seat !== undefined) return slot.name;
     const number = game.slots.slice(0, index + 1).filter((s) => s.bot && (s.seat === null || s.seat === undefined)).length;
     return t("common.bot_n", {n: number});
+  }
+
+  /* A game seat's mark (its colour and shape) and, with who(), its name beside it, whole and isolated. */
+  function seatMark(game, index, size) {
+    const slot = game.slots[index];
+    return badge(slot.colour, slot.shape, size);
+  }
+
+  function who(game, index, size, className) {
+    return h("span", {class: className || "who"}, seatMark(game, index, size), h("bdi", {class: "name"}, seatName(game, index)));
   }
 
   function setLang(next) {
@@ -229,8 +253,17 @@ const TR = (() => {
     return Math.max(0, localTime(until, game, receivedAt) - performance.now());
   }
 
-  /* Every countdown on the page: [data-countdown] counts to the deadline, [data-countdown-to] to its own game
-   * time, and a [data-ring] circle empties over its [data-total] ms. */
+  /* A time left as a clock, "1:05" or "1:02:03", in the page's digits. */
+  function clockText(ms) {
+    const total = Math.ceil(ms / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    const [hours, minutes, secs] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+    return digits(hours ? `${hours}:${two(minutes)}:${two(secs)}` : `${minutes}:${two(secs)}`);
+  }
+
+  /* Every countdown on the page: [data-countdown] counts to the deadline in seconds, [data-countdown-to] to its own
+   * game time, [data-clock-to] to its own game time as a clock, and a [data-ring] circle empties over its
+   * [data-total] ms. */
   function tickCountdowns(state, receivedAt) {
     const game = state && state.game;
     const paused = state && state.paused;
@@ -241,6 +274,11 @@ const TR = (() => {
     for (const el of document.querySelectorAll("[data-countdown-to]")) {
       const left = remainingMs(game, receivedAt, paused, Number(el.dataset.countdownTo));
       el.textContent = left === null ? "" : digits(Math.ceil(left / 1000));
+    }
+    for (const el of document.querySelectorAll("[data-clock-to]")) {
+      const left = remainingMs(game, receivedAt, paused, Number(el.dataset.clockTo));
+      const text = left === null ? "" : clockText(left);
+      if (el.textContent !== text) el.textContent = text;
     }
     for (const ring of document.querySelectorAll("[data-ring]")) {
       const left = remainingMs(game, receivedAt, paused, Number(ring.dataset.ring));
@@ -297,7 +335,7 @@ const TR = (() => {
     return t("common.ms", {n: Math.round(ms)});
   }
 
-  return {t, has, setLang, get lang() { return lang; }, num, plain, digits, pluralOf, list, iso, letter, seatName,
+  return {t, has, setLang, get lang() { return lang; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
     sound, localized, seconds, millis, games, COLOURS};
 })();

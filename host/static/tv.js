@@ -242,8 +242,7 @@
 
   /* A whole number typed in any of the page's digits (Western, Persian, Arabic-Indic), or null. */
   function wholeNumber(text) {
-    const western = String(text).trim()
-      .replace(/[۰-۹]/g, (d) => String("۰۱۲۳۴۵۶۷۸۹".indexOf(d))).replace(/[٠-٩]/g, (d) => String("٠١٢٣٤٥٦٧٨٩".indexOf(d)));
+    const western = TR.western(text).trim();
     return /^[0-9]{1,9}$/.test(western) ? Number(western) : null;
   }
 
@@ -397,11 +396,10 @@
 
   /* The results: the title and the host's "Back to the lobby" on one line at the top (never below the fold), the
    * ranking beside the game's own final board. */
-  /* A team's members by name, each isolated (a team seat's own name is the server's joined text). */
-  function memberNames(slot) {
-    const names = (slot.members || []).map((id) => (state.players.concat(state.spectators).find((p) => p.id === id) || {}).name)
-      .filter(Boolean);
-    return (names.length ? names : [slot.name]).map(TR.iso);
+  /* A team's members by name (a team seat's own name is only the server's joined text). */
+  function teamNames(slot) {
+    const names = TR.namesOf(state, slot.members || []);
+    return names.length ? names : [TR.iso(slot.name)];
   }
 
   function renderFinished() {
@@ -416,7 +414,7 @@
           return h("li", null, h("span", {class: "place"}, num(place + 1)),
             h("span", {class: "team-swatch big", style: "--team: " + game.team_colours[index], "aria-hidden": "true"}),
             h("span", {class: "ranked"}, h("span", {class: "team-name"}, t(game.team_keys[index])),
-              h("span", {class: "name members"}, slot.bot ? t("tv.team_bot") : TR.list(memberNames(slot)))));
+              h("span", {class: "name members"}, slot.bot ? t("tv.team_bot") : TR.list(teamNames(slot)))));
         }
         return h("li", null, h("span", {class: "place"}, num(place + 1)), badge(slot.colour, slot.shape, 48),
           h("bdi", {class: "name"}, TR.seatName(game, index)));

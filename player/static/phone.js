@@ -118,18 +118,19 @@
       next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team])]);
   }
 
-  /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. */
+  /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. The
+   * teams come in ``order`` (by default as the game numbers them). */
   function teamPicker(keys, colours, membersOf, mine, order) {
     return h("div", {class: "team-picker", id: "team-picker", role: "group", "aria-label": t("phone.pick_team")},
       h("p", {class: "big-text"}, t("phone.pick_team")),
-      (order || keys.map((_, i) => i)).map((i) => [keys[i], i]).map(([key, i]) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
+      (order || keys.map((_, i) => i)).map((i) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
         "aria-pressed": mine === i ? "true" : "false", style: "--team: " + (colours[i] || "#888"),
         onclick: async () => {
           const answer = await request(socket, "team", {team: i});
           if (!answer.ok) say(errorText(answer.error), true); else say("");
         }},
         h("span", {class: "team-swatch", "aria-hidden": "true"}),
-        h("span", {class: "team-name"}, t(key)),
+        h("span", {class: "team-name"}, t(keys[i])),
         h("span", {class: "team-members"}, membersOf(i)))));
   }
 
@@ -144,7 +145,7 @@
     if (state.phase === "lobby") {
       const selected = state.games.find((g) => g.id === state.selected_game);
       const teams = selected && selected.teams && state.me.role === "player";
-      const members = (i) => state.players.filter((p) => p.team === i).map((p) => TR.iso(p.name));
+      const members = (i) => TR.namesOf(state, state.players.filter((p) => p.team === i).map((p) => p.id));
       const names = (i) => (members(i).length ? TR.list(members(i)) : t("phone.team_empty"));
       clear(screen, h("div", {class: "waiting", id: "waiting"},
         h("p", {class: "big-text"}, state.me.role === "spectator" ? t("phone.watching") : t("phone.youre_in")),
@@ -163,8 +164,7 @@
       const mayJoin = game.team_keys.length && state.me.role === "player";  /* a latecomer may still join a team */
       area.prepend(h("p", {class: "muted", id: "not-playing"}, mayJoin ? t("phone.join_team_now") : t("phone.watching_game")));
       if (mayJoin) {
-        const nameOf = (id) => { const p = state.players.find((x) => x.id === id); return p ? TR.iso(p.name) : null; };
-        const members = (i) => (game.slots[i].members || []).map(nameOf).filter(Boolean);
+        const members = (i) => TR.namesOf(state, game.slots[i].members || []);
         const botPlayed = (i) => game.slots[i].bot || !members(i).length;
         const order = game.team_keys.map((_, i) => i).sort((a, b) => botPlayed(b) - botPlayed(a) || a - b);  /* a bot's team first */
         area.prepend(teamPicker(game.team_keys, game.team_colours,

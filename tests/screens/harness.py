@@ -25,7 +25,7 @@ import socketio
 from playwright.sync_api import Page
 
 from tests.conftest import LiveServer
-from tests.e2e import ARTIFACTS, CHROMIUM  # noqa: F401 - the same browser as every end-to-end test
+from tests.e2e import ARTIFACTS
 
 CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
 LANGUAGES = ("en", "fa", "ro")
@@ -65,9 +65,6 @@ class Problem:
     where: str
     text: str
     detail: str
-
-    def line(self) -> str:
-        return f"{self.kind:<16} {self.where}  «{self.text}»  {self.detail}"
 
 
 class Robot:
@@ -242,16 +239,17 @@ class StressRoom:
                         type="jpeg", quality=80)
         self.checked += 1
 
-    def check(self, stage: str, phones: Iterable[str] | None = None, tv: bool = True,
-              settle: Callable[[], None] | None = None) -> None:
-        """Judge the TV and the named phones (all by default) at every size in every language."""
+    def _next_stage(self, stage: str) -> str:
+        """Count a stage and give its name as it goes into the screenshots' file names."""
         self.stage_no += 1
-        stage = re.sub(r"[^a-z0-9]+", "-", stage.lower()).strip("-")
+        return re.sub(r"[^a-z0-9]+", "-", stage.lower()).strip("-")
+
+    def check(self, stage: str, phones: Iterable[str] | None = None, tv: bool = True) -> None:
+        """Judge the TV and the named phones (all by default) at every size in every language."""
+        stage = self._next_stage(stage)
         pages = {label: self.phones[label] for label in (self.phones if phones is None else phones)}
         for lang in self.languages:
             self._set_language(lang, pages.values())
-            if settle:
-                settle()
             if tv:
                 for size in self.tv_sizes:
                     self._judge(self.tv, "tv", "tv", lang, size, stage)
@@ -264,8 +262,7 @@ class StressRoom:
     def check_page(self, stage: str, label: str, page: Page, prepare: Callable[[str], None], kind: str = "phone") -> None:
         """Judge a page that is not one of the room's (the landing page, a join form…): ``prepare(lang)`` shows it in
         a language, then it is judged at every size of its kind."""
-        self.stage_no += 1
-        stage = re.sub(r"[^a-z0-9]+", "-", stage.lower()).strip("-")
+        stage = self._next_stage(stage)
         for lang in self.languages:
             prepare(lang)
             page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)

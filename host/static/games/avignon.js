@@ -17,7 +17,7 @@
 "use strict";
 
 TR.games.avignon = (() => {
-  const {t, h, badge, localized, iso} = TR;
+  const {t, h, localized, iso} = TR;
   const PLACES = ["avignon", "nice", "genoa", "florence", "rome"];
   const ROLES = ["avignon", "rome"];
   const WIN_COUNT = 3;
@@ -31,14 +31,8 @@ TR.games.avignon = (() => {
   const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   const ended = (game, view) => view.winner !== null || !!game.aborted;
 
-  function mark(game, seat, size) {
-    const slot = game.slots[seat];
-    return badge(slot.colour, slot.shape, size);
-  }
-
-  function who(game, seat, size) {
-    return h("span", {class: "who"}, mark(game, seat, size), h("bdi", {class: "name"}, seatName(game, seat)));
-  }
+  const mark = TR.seatMark;
+  const who = TR.who;
 
   /* A character: its colour and its whole name (the lane's other cells leave it room, see avignon.css). */
   function token(card) {

@@ -37,15 +37,8 @@ TR.games.campaign = (() => {
   const nameOf = (game, seat) => TR.seatName(game, seat);
   const said = (game, seat) => iso(nameOf(game, seat));  /* a name inside a sentence, in any script */
 
-  function mark(game, seat, size) {
-    const slot = slotOf(game, seat);
-    return badge(slot.colour, slot.shape, size || 28);
-  }
-
-  /* A player: their mark and whole name. */
-  function who(game, seat, size) {
-    return h("span", {class: "who"}, mark(game, seat, size), h("bdi", {class: "name"}, nameOf(game, seat)));
-  }
+  const mark = TR.seatMark;
+  const who = TR.who;  /* a player: their mark and whole name */
 
   function territoryName(view, id) {
     const drawing = maps[view.map];
@@ -419,12 +412,11 @@ TR.games.campaign = (() => {
 
   let entry = {step: null, text: "", sent: null, shownAt: null};
   let chosen = {step: null, territory: null};
-  const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
 
-  function keyDigit(d) { return TR.lang === "fa" ? PERSIAN[d] : String(d); }
+  function keyDigit(d) { return TR.digits(String(d)); }
 
   function grouped(text) {
-    const western = text.replace(/[۰-۹]/g, (c) => String(PERSIAN.indexOf(c)));
+    const western = TR.western(text);
     return western ? num(Number(western)) : "";
   }
 
@@ -536,13 +528,12 @@ TR.games.campaign = (() => {
       onclick: () => { entry.text = entry.text.slice(0, -1); display.textContent = grouped(entry.text) || "—"; }}, "⌫"));
     keys.push(h("button", {class: "key", "data-key": 0, "data-lock": "", disabled: locked, onclick: () => press(0)}, keyDigit(0)));
     keys.push(h("button", {class: "key ok", "data-key": "ok", "data-lock": "", disabled: locked, onclick: () => {
-      if (entry.text) send({answer: entry.text}, entry.text.replace(/[۰-۹]/g, (c) => String(PERSIAN.indexOf(c))));
+      if (entry.text) send({answer: entry.text}, TR.western(entry.text));
     }}, t("camp.send")));
     wrap.append(display, h("div", {class: "keypad", dir: "ltr"}, keys));
     keyboard = (e) => {  /* a hardware keyboard: Western, Persian or Arabic-Indic digits, Backspace, Enter */
-      const western = "0123456789".indexOf(e.key) >= 0 ? Number(e.key) : PERSIAN.indexOf(e.key) >= 0 ? PERSIAN.indexOf(e.key)
-        : "٠١٢٣٤٥٦٧٨٩".indexOf(e.key);
-      const target = e.key === "Backspace" ? "back" : e.key === "Enter" ? "ok" : western >= 0 ? String(western) : null;
+      const digit = e.key.length === 1 ? TR.western(e.key) : "";
+      const target = e.key === "Backspace" ? "back" : e.key === "Enter" ? "ok" : /^[0-9]$/.test(digit) ? digit : null;
       const button = target === null ? null : wrap.querySelector(`[data-key='${target}']:not([disabled])`);
       if (button && document.body.contains(wrap)) { e.preventDefault(); button.click(); }
     };

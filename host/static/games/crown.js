@@ -55,52 +55,20 @@ TR.games.crown = (() => {
       h("span", {class: "c-house-name"}, t(data.name_key)));
   }
 
-  /* The names of the people who play a house (none for a bot's house), from the room's list of players. */
-  function memberNames(game, state, i) {
-    const slot = game.slots[i];
-    if (!slot || slot.bot) return [];
-    const byId = new Map(((state && state.players) || []).map((p) => [p.id, p.name]));
-    const names = (slot.members || []).map((id) => byId.get(id)).filter((name) => name);
-    return names.length ? names : [slot.name];
-  }
-
+  /* The people who play a house, by name from the room's list of players ("bot" for a bot's house). */
   function players(game, state, i) {
-    const names = memberNames(game, state, i);
-    return names.length ? TR.list(names.map(TR.iso)) : t("crownui.bot");
+    const slot = game.slots[i];
+    if (!slot || slot.bot) return t("crownui.bot");
+    const names = TR.namesOf(state || {}, slot.members || []);
+    return TR.list(names.length ? names : [TR.iso(slot.name)]);
   }
 
-  /* ----- clocks: a countdown reads as a clock (1:05, 39:58), never as a bare number ----- */
-
-  let clockFeed = {state: null, receivedAt: 0};
-
-  function clockText(ms) {
-    const total = Math.ceil(ms / 1000);
-    const hours = Math.floor(total / 3600);
-    const minutes = Math.floor((total % 3600) / 60);
-    const seconds = String(total % 60).padStart(2, "0");
-    return TR.digits(hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`);
-  }
-
-  function remaining(target) {
-    const state = clockFeed.state;
-    if (!state || !state.game || target === null || target === undefined) return null;
-    return TR.remainingMs(state.game, clockFeed.receivedAt, state.paused, target);
-  }
+  /* ----- clocks: a countdown reads as a clock (1:05, 39:58), never as a bare number (TR.tickCountdowns fills it) ----- */
 
   function clock(target, label) {
     if (target === null || target === undefined) return null;
-    const left = remaining(target);
-    return h("span", {class: "c-clock", dir: "ltr", "data-c-clock": target, role: "timer", "aria-label": label || t("crownui.time_left")},
-      left === null ? "" : clockText(left));
+    return h("span", {class: "c-clock", dir: "ltr", "data-clock-to": target, role: "timer", "aria-label": label || t("crownui.time_left")});
   }
-
-  setInterval(() => {
-    for (const el of document.querySelectorAll("[data-c-clock]")) {
-      const left = remaining(Number(el.dataset.cClock));
-      const text = left === null ? "" : clockText(left);
-      if (el.textContent !== text) el.textContent = text;
-    }
-  }, 250);
 
   /* ----- texts ----- */
 
@@ -226,7 +194,6 @@ TR.games.crown = (() => {
   }
 
   function tv(el, game, state, receivedAt) {
-    clockFeed = {state, receivedAt};
     const view = game.view;
     const key = game.slots.map((s) => s.seat).join(",") + view.rulers.length;
     if (seenFeed.game !== key && seenFeed.total > view.feed_total) seenFeed = {game: key, total: 0};
@@ -467,7 +434,6 @@ TR.games.crown = (() => {
   }
 
   function phone(el, game, state, act, receivedAt) {
-    clockFeed = {state, receivedAt};
     const view = game.view;
     const me = view.houses[view.you];
     redraw = () => el.dispatchEvent(new Event("c-redraw"));
@@ -488,6 +454,7 @@ TR.games.crown = (() => {
       }
       parts.push(books(game), ...task(game, send));
       el.replaceChildren(h("div", {class: "c-phone", style: `--house: ${me.colour}`}, parts));
+      TR.tickCountdowns(state, receivedAt);  /* a redraw on the page shows its clocks at once */
     };
     el.addEventListener("c-redraw", draw);
     draw();

@@ -20,11 +20,7 @@ TR.games.hierarchy = (() => {
   const onPhone = () => document.body.classList.contains("phone");
 
   /* A player: their mark and their name (or "Bot 1" in the page's language), isolated in any script. */
-  function who(game, seat, size) {
-    const slot = slotOf(game, seat);
-    return h("span", {class: "h-who-mark"}, badge(slot.colour, slot.shape, size || 28),
-      h("bdi", {class: "name"}, TR.seatName(game, seat)));
-  }
+  const who = (game, seat, size) => TR.who(game, seat, size, "h-who-mark");
 
   /* ----- explanations ----- */
 
