@@ -263,5 +263,6 @@ def test_a_crown_game_of_twelve_in_five_houses_fits_every_screen(browser: Any, s
     room.control("end")
     room.tv.wait_for_selector(".finished")
     room.wait(late, "#result")
+    assert late.locator("#c-wait, .c-phone-phase").count() == 0  # an ended game waits for no council
     room.check("ended-early", phones=["late"])
     room.finish()

@@ -395,13 +395,7 @@
   }
 
   /* The results: the title and the host's "Back to the lobby" on one line at the top (never below the fold), the
-   * ranking beside the game's own final board. */
-  /* A team's members by name (a team seat's own name is only the server's joined text). */
-  function teamNames(slot) {
-    const names = TR.namesOf(state, slot.members || []);
-    return names.length ? names : [TR.iso(slot.name)];
-  }
-
+   * ranking beside the game's own final board; nobody scrolls a TV, so every place of the ranking must be in view. */
   function renderFinished() {
     useLayout("finished", () => region("finished", "finished"));
     regions.finished.setAttribute("data-read-from-sofa", "");
@@ -410,13 +404,12 @@
       const outcome = game.outcome;
       const list = outcome ? outcome.ranking.map((index, place) => {
         const slot = game.slots[index];
-        if (game.team_keys.length) {  /* a team game ranks teams: the team's colour and name, then its members */
-          return h("li", null, h("span", {class: "place"}, num(place + 1)),
+        if (game.team_keys.length) {  /* a team game ranks teams by colour and name (the board beside names members) */
+          return h("li", {"data-must-see": ""}, h("span", {class: "place"}, num(place + 1)),
             h("span", {class: "team-swatch big", style: "--team: " + game.team_colours[index], "aria-hidden": "true"}),
-            h("span", {class: "ranked"}, h("span", {class: "team-name"}, t(game.team_keys[index])),
-              h("span", {class: "name members"}, slot.bot ? t("tv.team_bot") : TR.list(teamNames(slot)))));
+            h("span", {class: "team-name"}, t(game.team_keys[index])));
         }
-        return h("li", null, h("span", {class: "place"}, num(place + 1)), badge(slot.colour, slot.shape, 48),
+        return h("li", {"data-must-see": ""}, h("span", {class: "place"}, num(place + 1)), badge(slot.colour, slot.shape, 48),
           h("bdi", {class: "name"}, TR.seatName(game, index)));
       }) : [];
       return [h("header", {class: "finished-head"}, h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),

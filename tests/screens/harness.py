@@ -99,12 +99,21 @@ class Robot:
         return self.state and self.state.get("game")
 
     def act(self, action: Any) -> dict[str, Any]:
-        """Send a game action at the current step."""
-        game = self.game
-        payload: dict[str, Any] = {"action": action}
-        if game is not None and game.get("step") is not None:
-            payload["step"] = game["step"]
-        return self.call("action", payload)
+        """Send a game action at the current step. Refused as stale (the state that moves the step on is still on
+        its way to this robot), it waits for that state and tries again, as a phone would."""
+        for _ in range(3):
+            seen = self.state["version"] if self.state else None
+            game = self.game
+            payload: dict[str, Any] = {"action": action}
+            if game is not None and game.get("step") is not None:
+                payload["step"] = game["step"]
+            answer = self.call("action", payload)
+            if answer["ok"] or answer["error"]["code"] != "stale":
+                return answer
+            deadline = time.monotonic() + 5
+            while self.state and self.state["version"] == seen and time.monotonic() < deadline:
+                time.sleep(0.02)
+        return answer
 
     def close(self) -> None:
         self.client.disconnect()

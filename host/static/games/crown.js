@@ -427,7 +427,7 @@ TR.games.crown = (() => {
     }
     if (view.prompts.length) out.push(promptCard(game, view.prompts[0], send, view.prompts.length - 1));
     if (view.actions.length || (view.phase === "day" && view.done)) out.push(...actionList(game, send));
-    else if (!view.prompts.length && view.phase !== "over") {
+    else if (!view.prompts.length && view.phase !== "over" && !game.aborted) {  /* an ended game waits for nothing */
       out.push(h("p", {class: "muted c-wait", id: "c-wait"}, t("crownui.wait." + view.phase)));
     }
     return out;
@@ -446,7 +446,7 @@ TR.games.crown = (() => {
           h("p", {class: "c-me-status"}, h("span", {class: "c-status c-" + view.status, id: "c-status"}, t("crown.status." + view.status)),
             h("span", {id: "c-crowns"}, "♛ ", crownCount(view.crowns)))),
         clock(game.deadline_ms));
-      const phase = h("p", {class: "c-phone-phase"},
+      const phase = game.aborted ? null : h("p", {class: "c-phone-phase"},
         view.day > 0 ? t("crown.label.day", {number: TR.plain(view.day)}) + t("crownui.sep") : "", t(view.phase_key));
       const parts = [head, phase];
       if (view.winner !== null && view.winner !== undefined) {
