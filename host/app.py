@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom")
 
 PROBE_EVERY_MS = 2000
+STOP_GRACE_S = 2.0  # how long a stop waits for the ticker to finish its turn, at most (``shutdown``)
+CLOSE_GRACE_S = 0.2  # and how long it lets the sockets' writers send their close packets
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": "sqlite://",  # in memory; `throneroom serve` passes a file
@@ -59,6 +62,8 @@ class Runtime:
     probe: Any = None  # set by host.sockets.install_broadcast
     probe_all: Any = None
     coalesce_broadcasts: bool | None = None
+    stopping: bool = False  # set by ``shutdown``: the ticker ends, a leaving socket changes no room
+    ticker_running: bool = False
 
 
 def templates_dir() -> str:
@@ -129,6 +134,7 @@ def start_ticker(app: Flask) -> None:
     if runtime.ticker_started:
         return
     runtime.ticker_started = True
+    runtime.service.resume_clocks()  # the start-up since the rooms were restored is no time of any game
     gc.freeze()  # what start-up built (modules, packs, restored rooms) lives as long as the process: a full
     # collection no longer walks it, which made for pauses of tens of ms under load (docs/decisions.md)
     runtime.service.yield_now = lambda: runtime.socketio.sleep(0)  # a timeout in one room must not hold up a
@@ -136,7 +142,7 @@ def start_ticker(app: Flask) -> None:
 
     def loop() -> None:
         next_probe = 0.0
-        while True:
+        while not runtime.stopping:
             try:
                 runtime.service.tick()
                 now = runtime.service.clock.monotonic_ms()
@@ -146,8 +152,36 @@ def start_ticker(app: Flask) -> None:
             except Exception:  # never let one bad room stop the clock of all the others
                 log.exception("tick failed")
             runtime.socketio.sleep(runtime.service.next_wakeup_ms() / 1000)
+        runtime.ticker_running = False
 
+    runtime.ticker_running = True
     runtime.socketio.start_background_task(loop)
+
+
+def shutdown(app: Flask) -> None:
+    """Stop serving cleanly, as ``throneroom serve`` does when asked to stop: no new ticks, every socket closed (an
+    Engine.IO close, so pages reconnect by themselves when the server is back), then everything that waits to be
+    written is written: the audience's batched answers and every room's game clock. Called by the one task that
+    handles a stop, never from a signal handler; each wait is bounded, so a stop always ends."""
+    runtime = runtime_of(app)
+    if runtime.stopping:
+        return
+    runtime.stopping = True
+    eio = runtime.socketio.server.eio
+    closed = list(eio.sockets.values())
+    for socket in closed:
+        try:  # without waiting for each socket's writer: one whose client is gone would never answer
+            socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+        except Exception:  # one broken socket must not keep the others open
+            log.warning("could not close socket %s", getattr(socket, "sid", "?"), exc_info=True)
+    runtime.socketio.server.shutdown()  # Engine.IO's own background task (ping timeouts)
+    started = time.monotonic()
+    while time.monotonic() < started + STOP_GRACE_S and (runtime.ticker_running or
+                                                          time.monotonic() < started + CLOSE_GRACE_S):
+        runtime.socketio.sleep(0.02)  # the ticker finishes its turn; the sockets' writers send the close packets
+    runtime.service.audience.flush()  # audience answers wait for the ticker's next turn: write them now
+    runtime.service.save_clocks(0)
+    log.info("stopped: %d socket(s) closed", len(closed))
 
 
 DEMO_RESULTS_SECONDS = 20

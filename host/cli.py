@@ -288,6 +288,21 @@ def database_url(args: argparse.Namespace) -> tuple[str, str]:
     return f"sqlite:///{path.resolve()}", str(path.resolve())
 
 
+STOP_POLL_S = 0.05  # how often the serving process looks for a stop request
+
+
+class StopRequest:
+    """A signal handler that only records the request (the first signal's number) and returns: it runs between two
+    bytecodes of whatever code is running, so it must neither raise nor take a lock."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def __call__(self, signum: int, _frame: Any) -> None:
+        if self.signum is None:  # a second Ctrl-C or SIGTERM while stopping changes nothing: the stop is under way
+            self.signum = signum
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     url, described = database_url(args)
@@ -309,7 +324,7 @@ def serve(args: argparse.Namespace) -> int:
 
     # eventlet announces its maintenance mode on import; the async mode is a setting, so say it once, quietly
     warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
-    from host.app import create_app, runtime_of, start_ticker
+    from host.app import create_app, runtime_of, shutdown, start_ticker
 
     try:
         app = create_app({
@@ -339,17 +354,38 @@ def serve(args: argparse.Namespace) -> int:
         print(f"  Demo ({args.demo}, bots only):  {public}/tv/{code}")
     sys.stdout.flush()
     start_ticker(app)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # a service manager's stop ends as cleanly as Ctrl-C
-    try:
-        runtime.socketio.run(app, host=args.host, port=args.port, log_output=False,
-                             allow_unsafe_werkzeug=args.async_mode == "threading")
-    except OSError as error:
-        print(f"throneroom: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+    # A stop (a service manager's SIGTERM, Ctrl-C) is only recorded by the signal handler: raising there would raise
+    # inside whatever code runs at that moment (under eventlet, any green thread: a disconnect handler, whose caller
+    # logged the SystemExit and went on serving). The server runs in a background task; this one waits for the
+    # request and stops it (docs/decisions.md).
+    stop = StopRequest()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    ended: list[BaseException | None] = []
+
+    def run_server() -> None:
+        try:
+            runtime.socketio.run(app, host=args.host, port=args.port, log_output=False,
+                                 allow_unsafe_werkzeug=args.async_mode == "threading")
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting task, which reports it
+            ended.append(error)
+        else:
+            ended.append(None)
+
+    runtime.socketio.start_background_task(run_server)
+    while stop.signum is None and not ended:
+        runtime.socketio.sleep(STOP_POLL_S)
+    failure = ended[0] if ended else None
+    if isinstance(failure, OSError):
+        print(f"throneroom: cannot listen on {args.host}:{args.port}: {failure.strerror}", file=sys.stderr)
         return 1
-    except (KeyboardInterrupt, SystemExit):
-        pass
-    finally:
-        runtime.service.audience.flush()  # audience answers wait for the ticker's next turn: write them now
+    if stop.signum is not None:
+        logging.getLogger("throneroom").info("stopping (%s)", signal.Signals(stop.signum).name)
+    shutdown(app)
+    if failure is not None:
+        raise failure
+    for signum in (signal.SIGTERM, signal.SIGINT):  # stopped: a late repeat must not turn the exit into a kill
+        signal.signal(signum, signal.SIG_IGN)
     return 0
 
 

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -124,12 +125,26 @@ class LiveServer:
             self.process.wait(10)
 
     def stop(self) -> None:
+        """SIGTERM, as a service manager stops it: the server must end by itself (tests/test_stop.py); one that
+        does not is killed and the test fails, so that a stop request swallowed somewhere cannot go unnoticed."""
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+                raise AssertionError(f"the server ignored SIGTERM for 10 s; its log:\n{self.log.read_text()[-3000:]}")
+
+
+@contextmanager
+def serving(db: Path, timer_scale: float = 1.0, seed: int | None = None) -> Iterator[LiveServer]:
+    """A real server for the length of a ``with`` block (a test's own fixture, or a test that restarts it)."""
+    live = LiveServer(db, timer_scale, [] if seed is None else ["--seed", str(seed)])
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
 
 
 @pytest.fixture
