@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.core import (
     BOTS_SETTING,
+    ENDED_BY_HOST,
     Context,
     Game,
     GameInfo,
@@ -25,6 +26,7 @@ from engine.core import (
     Slot,
     Timing,
     TooLate,
+    shared_places,
 )
 
 
@@ -150,6 +152,15 @@ class BuzzGame(Game):
         if state.phase != "over":
             return None
         return Outcome(tuple(sorted(range(len(state.names)), key=lambda s: (-state.wins[s], s))), "outcome.finished")
+
+    def standings(self, state: BuzzState, seats: int) -> Outcome:
+        """Ended by the host: the round wins so far, equal counts sharing a place."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        ranking = tuple(sorted(range(len(state.names)), key=lambda s: (-state.wins[s], s)))
+        return Outcome(ranking, ENDED_BY_HOST, {"wins": list(state.wins)},
+                       shared_places(ranking, state.wins.__getitem__))
 
     def step(self, state: BuzzState) -> int:
         """Changes with every phase."""

@@ -124,6 +124,7 @@ class SettingSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     group: str = ""  # "timers": shown folded away in the lobby
+    unit: str = ""  # "s" or "min" for a duration the room's timer scale stretches (Context.timer_ms); "" otherwise
 
     def parse(self, value: Any) -> Any:
         """The validated value, or InvalidSettings naming this setting."""
@@ -156,6 +157,7 @@ class SettingSpec:
             "max": self.maximum,
             "choices": list(self.choices),
             "group": self.group,
+            "unit": self.unit,
         }
 
 
@@ -206,11 +208,28 @@ class Slot:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the seats in final order (best first) and a short reason key."""
+    """How a game ended: the seats in final order (best first) and a short reason key. ``places`` gives each
+    ranked seat its place (1 = first), equal for seats the game cannot tell apart; empty: 1, 2, 3... in order."""
 
     ranking: tuple[int, ...]
     reason_key: str = "outcome.finished"
     detail: Mapping[str, Any] = field(default_factory=dict)
+    places: tuple[int, ...] = ()
+
+    def place_list(self) -> list[int]:
+        """The place of each ranked seat, in ranking order."""
+        return list(self.places) if self.places else list(range(1, len(self.ranking) + 1))
+
+
+ENDED_BY_HOST = "outcome.ended_by_host"
+
+
+def shared_places(ranking: Sequence[int], key: Any) -> tuple[int, ...]:
+    """Places for a ranking sorted by ``key(seat)``: seats with equal keys share the better place (1, 1, 3)."""
+    places: list[int] = []
+    for i, seat in enumerate(ranking):
+        places.append(places[-1] if i and key(seat) == key(ranking[i - 1]) else i + 1)
+    return tuple(places)
 
 
 @dataclass(frozen=True)
@@ -317,9 +336,25 @@ class Game(ABC):
     def outcome(self, state: Any) -> Outcome | None:
         """The result once the game is over, else None."""
 
+    def standings(self, state: Any, seats: int) -> Outcome:
+        """The seats ranked as things stand, for a game the host ends before its rules do (reason
+        ``outcome.ended_by_host``); a game already over gives its outcome. It may rank only by what is public.
+        Default: the seats in order, all sharing first place (a game that counts nothing tells no one apart)."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        return Outcome(tuple(range(seats)), ENDED_BY_HOST, {}, (1,) * seats)
+
     def action_to_json(self, action: Any) -> Any:
         """The JSON form of an action for the event log; ``parse_action`` must read it back."""
         return action
+
+    def seats_changed(self, state: Any, bots: frozenset[int], now_ms: int) -> Any:
+        """The state after the people playing the seats changed during the game (a latecomer took a bot's team
+        seat, the last member of a team was kicked): ``bots`` are now the seats a bot plays. Called by the room
+        inside the event's effect, so it must not fail, and a replay of the log gives the same state. Default: the
+        game does not care who plays a seat."""
+        return state
 
     def step(self, state: Any) -> int | None:
         """A number that changes whenever what a seat may do changes; a client that sends an older one is

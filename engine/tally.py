@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core import (
     BOTS_SETTING,
+    ENDED_BY_HOST,
     Context,
     Game,
     GameInfo,
@@ -61,7 +62,7 @@ class TallyGame(Game):
         (
             BOTS_SETTING,
             SettingSpec("target", "int", 10, "setting.target", 3, 50),
-            SettingSpec("turn_seconds", "int", 10, "setting.turn_seconds", 1, 120),
+            SettingSpec("turn_seconds", "int", 10, "setting.turn_seconds", 1, 120, unit="s"),
         ),
         listed=False,
     )
@@ -165,6 +166,13 @@ class TallyGame(Game):
             return None
         rest = tuple(s for s in state.order if s != state.winner)
         return Outcome((state.winner,) + rest, "outcome.reached_target", {"total": state.total})
+
+    def standings(self, state: TallyState, seats: int) -> Outcome:
+        """Ended by the host: the total is shared and only reaching the target wins, so all share first place."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        return Outcome(state.order, ENDED_BY_HOST, {"total": state.total}, (1,) * len(state.order))
 
 
 

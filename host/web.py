@@ -55,13 +55,19 @@ def create_room() -> Any:
 
 @bp.get("/api/rooms/<code>")
 def room_exists(code: str) -> Any:
-    """Whether a room exists (for the landing page's code box)."""
+    """Whether a room exists (for the landing page's code box, which asks before it leaves the page): its code as
+    normalised, whether it is locked and its language; nothing secret. A code of the wrong form is ``invalid_code``,
+    a well-formed one without a room ``unknown_room``."""
     service = current_app.extensions["throneroom"].service
     try:
         room = service.room(code)
     except RoomError as error:
-        return jsonify({"ok": False, "error": error.to_json()}), 404
-    return jsonify({"ok": True, "code": room.code, "locked": room.locked, "language": room.language})
+        response = jsonify({"ok": False, "error": error.to_json()})
+        response.headers["Cache-Control"] = "no-store"
+        return response, 404
+    response = jsonify({"ok": True, "code": room.code, "locked": room.locked, "language": room.language})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def join_url(code: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
+from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot
 
 
 @pytest.fixture
@@ -139,4 +139,71 @@ def test_five_houses_play_two_days_with_a_team_of_two_phones(browser: Any, crown
         expect(phones[name].locator("#c-chronicle [data-key='crown.log.spy_sent']").first).to_be_attached()
     shot(phones["Bob"], "crown-phone-team-chronicle")
     for page in (tv, *phones.values()):
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def day_one_close(db: Path, code: str) -> tuple[Any, Any]:
+    """Replay the room's event log: the game state just before day 1's window closed, and the event closing it."""
+    from engine.crown.game import DAY
+    from host.room import Room
+    from host.store import Store, sqlite_url
+
+    store = Store(sqlite_url(str(db)))
+    try:
+        record = store.room(code)
+        assert record is not None
+        room = Room(code, record.seed, record.host_token_hash, include_unlisted=True)
+        for event in store.events(code):
+            before = room.session.state if room.session is not None else None
+            room.plan(event.kind, event.data)()
+            after = room.session.state if room.session is not None else None
+            if before is not None and before.phase == DAY and before.day == 1 and after.phase != DAY:
+                return before, event
+    finally:
+        store.engine.dispose()
+    raise AssertionError("day 1 never closed in the log")
+
+
+def test_the_day_ends_when_both_houses_with_people_are_done_without_waiting_for_bots(
+        browser: Any, crown_server: LiveServer) -> None:
+    # CROWN-D1: two phones in two houses, three bot houses; both press done and the TV moves on from the day at
+    # once, in a 20-minute day (5 minutes at this server's timer scale) whose bots would keep acting for seconds
+    url = crown_server.url
+    tv, code = open_tv(browser, url)
+    tv.click("[data-game=crown]")
+    phones: list[Page] = []
+    for name, house in (("Ana", 0), ("Bob", 1)):
+        phone = new_page(browser, **PHONE)
+        join(phone, f"{url}/join/{code}", name)
+        phone.click(f"[data-team='{house}']")
+        expect(phone.locator(f"[data-team='{house}'].chosen")).to_be_visible()
+        phones.append(phone)
+    tv.click("#timers summary")
+    set_setting(tv, "day_minutes", 20)
+    set_setting(tv, "council_seconds", 300)
+    tv.click("#start")
+    expect(tv.locator(".c-card.bot")).to_have_count(3)
+    for phone in phones:  # the first council waits for every house: the phones vote at once
+        phone.locator("[data-prompt=vote] [data-target='2']").click()
+        phone.click("#c-send")
+    day_actions = "Day actions"
+    expect(tv.locator("#c-phase")).to_have_text(day_actions, timeout=WAIT_MS)  # once the bots have voted too
+    for phone in phones:
+        phone.click("#c-done")  # a bot's alliance proposal that came first is answered below
+    deadline = time.monotonic() + 5  # a generous wait for one screen update; the bots need longer to be done
+    while time.monotonic() < deadline and tv.locator("#c-phase").inner_text() == day_actions:
+        for phone in phones:  # only the day's prompts: a vote would move the next council on
+            if phone.locator("[data-prompt=alliance], [data-prompt=conspiracy], [data-prompt=hush]").count():
+                answer_prompts(phone)
+        time.sleep(0.1)
+    assert tv.locator("#c-phase").inner_text() == "Council of Judgment", "the day waited for the bot houses"
+
+    # The log says why: the window closed while a bot house had not pressed done (it was never waited for).
+    before, closing = day_one_close(crown_server.db, code)
+    assert before.bots == (False, False, True, True, True)
+    bots_done = {h for h in (2, 3, 4) if before.today["done"][h]}
+    if closing.kind == "action" and closing.data["action"] == {"kind": "done"}:
+        bots_done.add(closing.data["slot"])  # the closing event counts too
+    assert not {2, 3, 4} <= bots_done, f"day 1 closed only when every bot house was done: {closing.data}"
+    for page in (tv, *phones):
         assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -46,7 +46,11 @@ def test_rooms_are_created_and_looked_up(harness: Harness):
 
 def test_the_join_form_normalises_the_typed_code(harness: Harness):
     client = harness.app.test_client()
-    assert client.get("/join?code= ab cd").headers["Location"].endswith("/join/ABCD")
+    code, _ = harness.service.create_room()
+    typed = f" {code[:2].lower()} {code[2:].lower()}"
+    assert client.get("/join", query_string={"code": typed}).headers["Location"].endswith(f"/join/{code}")
+    missing = "ABCD" if code != "ABCD" else "ABCE"  # [10] a code without a room goes back to the form, told
+    assert client.get(f"/join?code={missing.lower()}").headers["Location"].endswith(f"/?error=unknown_room&code={missing}")
     assert "error=invalid_code" in client.get("/join?code=12").headers["Location"]
     assert client.get("/join/abcd").headers["Location"].endswith("/join/ABCD")
     assert client.get("/join/ABC1").status_code == 404

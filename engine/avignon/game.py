@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.core import (
     BOTS_SETTING,
+    ENDED_BY_HOST,
     Context,
     Game,
     GameInfo,
@@ -31,6 +32,7 @@ from engine.core import (
     Slot,
     Timing,
     evolve,
+    shared_places,
 )
 
 AVIGNON, ROME = 0, 1  # roles; also the index of each role's conclave
@@ -407,7 +409,7 @@ class AvignonGame(Game):
         (
             BOTS_SETTING,
             SettingSpec("bot_level", "choice", "strong", "setting.bot_level", choices=("random", "greedy", "strong")),
-            SettingSpec("turn_seconds", "int", 60, "setting.turn_seconds", 5, 600),
+            SettingSpec("turn_seconds", "int", 60, "setting.turn_seconds", 5, 600, unit="s"),
         ),
         ready=True,
     )
@@ -749,3 +751,16 @@ class AvignonGame(Game):
         return Outcome((state.seat_of[state.winner], state.seat_of[1 - state.winner]), f"outcome.avignon.{state.reason}",
                        {"winner_role": ROLE_NAMES[state.winner], "turns": state.turn_no,
                         "conclaves": {ROLE_NAMES[r]: [CARDS[c]["id"] for c in state.conclaves[r]] for r in (0, 1)}})
+
+    def standings(self, state: AvignonState, seats: int) -> Outcome:
+        """When the host ends the game: the players by the characters in their conclave, the count that wins at
+        three (AVIG-D5, public by AVIG-D6); equal conclaves share a place."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        size = {state.seat_of[r]: len(state.conclaves[r]) for r in (AVIGNON, ROME)}
+        ranking = tuple(sorted(size, key=lambda seat: (-size[seat], seat)))
+        return Outcome(ranking, ENDED_BY_HOST,
+                       {"turns": state.turn_no,
+                        "conclaves": {ROLE_NAMES[r]: [CARDS[c]["id"] for c in state.conclaves[r]] for r in (0, 1)}},
+                       shared_places(ranking, size.__getitem__))

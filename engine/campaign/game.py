@@ -23,6 +23,7 @@ from engine.campaign.questions import (
 )
 from engine.core import (
     BOTS_SETTING,
+    ENDED_BY_HOST,
     Context,
     Game,
     GameInfo,
@@ -36,6 +37,7 @@ from engine.core import (
     Timing,
     TooLate,
     evolve,
+    shared_places,
 )
 
 PLAYERS = 3
@@ -236,12 +238,12 @@ class CampaignGame(Game):
             BOTS_SETTING,
             SettingSpec("bot_level", "choice", "normal", "setting.bot_level", choices=("easy", "normal", "hard")),
             SettingSpec("map", "choice", "verdant", "setting.map", choices=builtin_map_ids() or ("verdant",)),
-            SettingSpec("preview_seconds", "int", 3, "setting.preview_seconds", 0, 30, group="timers"),
-            SettingSpec("numeric_seconds", "int", 10, "setting.numeric_seconds", 3, 120, group="timers"),
-            SettingSpec("choice_seconds", "int", 10, "setting.choice_seconds", 3, 120, group="timers"),
-            SettingSpec("pick_seconds", "int", 10, "setting.pick_seconds", 3, 120, group="timers"),
-            SettingSpec("target_seconds", "int", 10, "setting.target_seconds", 3, 120, group="timers"),
-            SettingSpec("reveal_seconds", "int", 4, "setting.reveal_seconds", 1, 30, group="timers"),
+            SettingSpec("preview_seconds", "int", 3, "setting.preview_seconds", 0, 30, group="timers", unit="s"),
+            SettingSpec("numeric_seconds", "int", 10, "setting.numeric_seconds", 3, 120, group="timers", unit="s"),
+            SettingSpec("choice_seconds", "int", 10, "setting.choice_seconds", 3, 120, group="timers", unit="s"),
+            SettingSpec("pick_seconds", "int", 10, "setting.pick_seconds", 3, 120, group="timers", unit="s"),
+            SettingSpec("target_seconds", "int", 10, "setting.target_seconds", 3, 120, group="timers", unit="s"),
+            SettingSpec("reveal_seconds", "int", 4, "setting.reveal_seconds", 1, 30, group="timers", unit="s"),
             SettingSpec("bonus_needs_correct", "bool", False, "setting.bonus_needs_correct"),
             SettingSpec("speed_tiebreaks", "bool", True, "setting.speed_tiebreaks"),
         ),
@@ -757,6 +759,30 @@ class CampaignGame(Game):
             return None
         return Outcome(state.final_ranking, "outcome.campaign",
                        {"scores": list(state.score), "eliminated": list(state.eliminated)})
+
+    def standings(self, state: CampaignState, seats: int) -> Outcome:
+        """The ranking as things stand when the host ends the game (CAMP-D12 without its tiebreak question):
+        survivors by score, ties already played off in their order, other ties sharing a place; then the
+        eliminated, the later elimination higher."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        settled = {frozenset(g): g for g in state.settled}
+        survivors = sorted(state.alive(), key=lambda s: -state.score[s])
+        ranking: list[int] = []
+        key: dict[int, tuple[int, int, int]] = {}
+        for seat in survivors:
+            group = [s for s in survivors if state.score[s] == state.score[seat]]
+            order = settled.get(frozenset(group))
+            if seat not in ranking:
+                ranking.extend(order if order is not None else group)
+            key[seat] = (0, state.score[seat], order.index(seat) if order is not None else 0)
+        for depth, seat in enumerate(reversed(state.eliminated)):
+            ranking.append(seat)
+            key[seat] = (1, 0, depth)  # every eliminated seat has a place of its own
+        return Outcome(tuple(ranking), ENDED_BY_HOST,
+                       {"scores": list(state.score), "eliminated": list(state.eliminated)},
+                       shared_places(ranking, key.__getitem__))
 
     def step(self, state: CampaignState) -> int:
         """Changes whenever the phase changes (an answer alone does not)."""

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import (
+    ENDED_BY_HOST,
     Context,
     Game,
     GameInfo,
@@ -33,6 +34,7 @@ from engine.core import (
     Slot,
     Timing,
     evolve,
+    shared_places,
 )
 from engine.crown.rules import (
     ENEMY,
@@ -78,8 +80,8 @@ HOUSE_FIELDS = ("target", "proposer", "demander", "debtor", "replacement")
 BOOL_FIELDS = ("accept", "pay", "defect")
 
 SETTINGS = (
-    SettingSpec("day_minutes", "int", 4, "setting.crown.day_minutes", 1, 20, group="timers"),  # CROWN-D1
-    SettingSpec("council_seconds", "int", 60, "setting.crown.council_seconds", 20, 300, group="timers"),
+    SettingSpec("day_minutes", "int", 4, "setting.crown.day_minutes", 1, 20, group="timers", unit="min"),  # CROWN-D1
+    SettingSpec("council_seconds", "int", 60, "setting.crown.council_seconds", 20, 300, group="timers", unit="s"),
     SettingSpec("last_day", "int", 0, "setting.crown.last_day", 0, 50),  # CROWN-D6 (0: off)
 )
 
@@ -416,10 +418,13 @@ class CrownGame(Game):
         self._maybe_close_day(w)
 
     def _maybe_close_day(self, w: Work) -> None:
-        """CROWN-D1: the window ends early when every house is done and no prompt is left unanswered (so a house
-        that pressed done still gets to answer a proposal that reaches it afterwards, CROWN-D7)."""
+        """CROWN-D1: the window ends early when every house with people is done (bot houses are never waited for;
+        in a game of bots only, every house) and no prompt is left unanswered, a bot's included (so a house that
+        pressed done still gets to answer a proposal that reaches it afterwards, CROWN-D7)."""
         today = w.today
-        if all(today["done"]) and not any(x["ans"] is None for x in today["alliances"] + today["conspiracies"]) \
+        waited = [h for h in range(HOUSES) if not w.s.bots[h]] or range(HOUSES)
+        if all(today["done"][h] for h in waited) \
+                and not any(x["ans"] is None for x in today["alliances"] + today["conspiracies"]) \
                 and not any(x["enemy"] and x["ans"] is None for x in today["hush"]):
             self._close_day(w)
 
@@ -996,6 +1001,25 @@ class CrownGame(Game):
                 x["nlt"] = True
         w.open_window(DAY, w.s.day_ms)
 
+    # ----- who plays the houses (CROWN-D1, D2) -----
+
+    def seats_changed(self, state: CrownState, bots: frozenset[int], now_ms: int) -> CrownState:
+        """The houses a bot plays changed during the game: a latecomer took a bot's house (it is waited for from
+        now on, and a "done" its bot pressed today no longer counts: the people decide when they are done), or the
+        last member of a house was kicked (it is no longer waited for, so the day may end at once, CROWN-D1)."""
+        new_bots = tuple(h in bots for h in range(HOUSES))
+        if new_bots == state.bots:
+            return state
+        changed = evolve(state, bots=new_bots)
+        if state.phase != DAY:
+            return changed
+        w = Work(changed, now_ms)
+        for h in range(HOUSES):
+            if state.bots[h] and not new_bots[h]:
+                w.today["done"][h] = False
+        self._maybe_close_day(w)
+        return w.freeze()
+
     # ----- time -----
 
     def deadline(self, state: CrownState) -> int | None:
@@ -1197,6 +1221,28 @@ class CrownGame(Game):
         return Outcome(state.ranking, f"outcome.crown.{state.reason}",
                        {"winner": state.winner, "days": state.day, "crowns": [h["crowns"] for h in state.houses],
                         "rulers": [h for h, _ in state.rulers]})
+
+    def standings(self, state: CrownState, seats: int) -> Outcome:
+        """The houses by their public crowns when the host ends the game: the totals last announced (CROWN-R75)
+        and the ruler's own, which is always public; never a secret (CROWN-D5): no prestige breaks a tie, tied
+        houses share a place."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        crowns = public_crowns(state)
+        ranking = tuple(sorted(range(HOUSES), key=lambda h: -crowns[h]))
+        return Outcome(ranking, ENDED_BY_HOST, {"crowns": crowns, "ruler": state.ruler},
+                       shared_places(ranking, crowns.__getitem__))
+
+
+def public_crowns(state: CrownState) -> list[int]:
+    """Every house's crowns as everyone may know them: the last announcement (CROWN-R75, 0 before any), the
+    ruler's current total (CROWN-R75: always known)."""
+    announced = state.crowns_announced
+    crowns = list(announced["crowns"]) if announced else [0] * HOUSES
+    if state.ruler is not None:
+        crowns[state.ruler] = state.houses[state.ruler]["crowns"]
+    return crowns
 
 
 DISCLOSURE_SOURCES = {"crown.log.spy_result": "spy", "crown.log.feast_value": "feast",

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.core import (
     BOTS_SETTING,
+    ENDED_BY_HOST,
     Context,
     Game,
     GameInfo,
@@ -95,7 +96,7 @@ class HierarchyGame(Game):
         (
             BOTS_SETTING,
             SettingSpec("bot_level", "choice", "strong", "setting.bot_level", choices=("random", "greedy", "strong")),
-            SettingSpec("turn_seconds", "int", 60, "setting.turn_seconds", 5, 600),
+            SettingSpec("turn_seconds", "int", 60, "setting.turn_seconds", 5, 600, unit="s"),
         ),
         ready=True,
     )
@@ -331,6 +332,15 @@ class HierarchyGame(Game):
             return None
         return Outcome((state.winner, 1 - state.winner), "outcome.hierarchy.no_play",
                        {"plays": sum(1 for h in state.history if h["kind"] == "play")})
+
+    def standings(self, state: HierarchyState, seats: int) -> Outcome:
+        """When the host ends the game: only a player who cannot play loses (HIER-R21, D4) and nothing else is
+        counted, so an unfinished game is a draw: both players share first place."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        return Outcome((0, 1), ENDED_BY_HOST, {"plays": sum(1 for h in state.history if h["kind"] == "play")},
+                       (1, 1))
 
     def step(self, state: HierarchyState) -> int:
         """Changes with every move."""
