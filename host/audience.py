@@ -278,9 +278,9 @@ class Audience:
                                     or not 0 <= claimed <= 3_600_000):
             raise AudienceError("invalid", "ms must be a number of milliseconds", "ms")
         seat = room.seats.get(seat_id)
-        if seat is None or seat.role != "spectator":
-            raise AudienceError("not_audience", "only spectators answer with the audience")
         session = room.session
+        if seat is None or seat.kicked or (session is not None and session.slot_of(seat_id) is not None):
+            raise AudienceError("not_audience", "only people who watch this game answer with the audience")
         if session is None or session.is_over or not hasattr(session.game, "audience_question"):
             raise AudienceError("no_question", "no question is open")
         try:

@@ -24,6 +24,8 @@ LANGUAGES = ("en", "fa", "ro")
 ROLES = ("player", "spectator")
 CODE_ALPHABET = "ABCDEFGHJKMNPRSTUVWXYZ"  # no I, L, O, Q: nothing to mistake for 1, 0 or each other
 CODE_LENGTH = 4
+SEAT_GRACE_S = 60  # a seat whose phone is gone longer than this gets no seat in the next game (a room setting)
+SEAT_GRACE_MAX_S = 3600
 COLOURS = 8  # Okabe-Ito palette, drawn by the front end
 SHAPES = 6  # circle, square, triangle, diamond, star, hexagon
 CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -102,11 +104,13 @@ class Seat:
     language: str | None = None
     kicked: bool = False
     team: int | None = None  # the team chosen in the lobby, for games played in teams
+    sits_out: bool = False  # a player who watches the next game ("I'll watch this one", or the host's swap)
+    old_token_hashes: list[str] = field(default_factory=list)  # tokens of phones this seat moved away from
 
     def public(self) -> dict[str, Any]:
         """What everyone may see of the seat."""
         return {"id": self.id, "name": self.name, "role": self.role, "colour": self.colour, "shape": self.shape,
-                "team": self.team}
+                "team": self.team, "sits_out": self.sits_out}
 
 
 @dataclass
@@ -188,6 +192,8 @@ class Room:
     packs: list[str] | None = None  # question packs chosen in the lobby; None: the built-in ones of the language
     seen_questions: set[str] = field(default_factory=set)
     paused: bool = False
+    order: list[int] = field(default_factory=list)  # who plays first when there are more players than seats
+    seat_grace_s: int = SEAT_GRACE_S
     game_ms: int = 0  # the game clock at the last event
     seq: int = 0  # events applied
     version: int = 0  # changes seen by clients (events, connections)
@@ -215,6 +221,34 @@ class Room:
             if seat.token_hash == token_hash:
                 return seat
         return None
+
+    def seat_replaced_from(self, token_hash: str) -> Seat | None:
+        """The seat that moved away from the phone with this token to another phone (a takeover), if any."""
+        for seat in self.seats.values():
+            if token_hash in seat.old_token_hashes:
+                return seat
+        return None
+
+    def seat_named(self, name: str) -> Seat | None:
+        """The active seat with this name (ignoring case), if any."""
+        folded = name.casefold()
+        return next((s for s in self.active_seats() if s.name.casefold() == folded), None)
+
+    def in_order(self, seats: list[Seat]) -> list[Seat]:
+        """Seats in the room's order of who plays first (joining order, changed by the host's swaps)."""
+        rank = {seat_id: i for i, seat_id in enumerate(self.order)}
+        return sorted(seats, key=lambda s: (rank.get(s.id, len(rank) + s.id), s.id))
+
+    def lineup(self, gone: Callable[[int], bool]) -> tuple[list[int], list[int]]:
+        """Who plays the selected game if it starts now, and who watches it: players in the room's order, except
+        those who sit it out and those whose phone is ``gone`` (longer than the grace); a game for fewer seats
+        takes the first ones. Returns two lists of seat ids (in a team game every player still in is seated)."""
+        info = registry.info(self.selected_game) if self.selected_game else None
+        candidates = [s for s in self.in_order(self.players()) if not s.sits_out and not gone(s.id)]
+        limit = len(candidates) if info is None or info.teams else info.max_players
+        seated = [s.id for s in candidates[:limit]]
+        watching = [s.id for s in self.in_order(self.active_seats()) if s.id not in seated]
+        return seated, watching
 
     def is_name_taken(self, name: str, except_seat: int | None = None) -> bool:
         """Whether an active seat already has this name (ignoring case)."""
@@ -273,6 +307,7 @@ class Room:
         def effect() -> None:
             seat_id = self.next_seat_id
             self.seats[seat_id] = Seat(seat_id, name, role, token_hash, colour, shape, language)
+            self.order.append(seat_id)
             self.next_seat_id += 1
 
         return effect
@@ -325,12 +360,85 @@ class Room:
 
         def effect() -> None:
             seat.kicked = True
-            if self.session is not None and not self.session.is_over:
-                for slot in self.session.slots:
+            session = self.session
+            if session is not None and not session.is_over:
+                for slot in session.slots:
                     if seat.id in slot.members:
                         slot.drop(seat.id)  # a bot takes over a game seat no one plays any more
                         if slot.team is not None:
                             slot.name = self.team_name(slot.team)
+                bots = frozenset(s.index for s in session.slots if s.is_bot)  # the game learns it (CROWN-D1)
+                session.state = session.game.seats_changed(session.state, bots, data.get("gt", self.game_ms))
+
+        return effect
+
+    def _plan_sit_out(self, data: dict[str, Any]) -> Effect:
+        """A person says whether they play the next game: a player may watch it ("I'll watch this one"); a spectator
+        asks to play (becomes a player, if the room has room). The running game, if any, is not changed."""
+        seat = self._seat(data)
+        out = data.get("out")
+        if not isinstance(out, bool):
+            raise RoomError("invalid", "out must be true or false", "out")
+        if not out and seat.role == "spectator" and len(self.players()) >= MAX_PLAYERS:
+            raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")
+
+        def effect() -> None:
+            seat.sits_out = out
+            if not out:
+                seat.role = "player"
+
+        return effect
+
+    def _plan_lineup(self, data: dict[str, Any]) -> Effect:
+        """The host's swap: ``seat`` plays the next game (``play`` true) in place of ``instead`` (who watches it and
+        takes their place in the order), or watches it (``play`` false)."""
+        seat = self._seat(data)
+        play = data.get("play")
+        if not isinstance(play, bool):
+            raise RoomError("invalid", "play must be true or false", "play")
+        other = None
+        if data.get("instead") is not None:
+            other = self._seat({"seat": data.get("instead")})
+            if other.id == seat.id or not play:
+                raise RoomError("invalid", "instead names another person, only when one comes in to play", "instead")
+        full = play and seat.role == "spectator" and len(self.players()) >= MAX_PLAYERS
+        if full and other is None:
+            raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")
+
+        def effect() -> None:
+            if other is not None:  # the two exchange places: the newcomer plays where the other would have
+                a, b = self.order.index(seat.id), self.order.index(other.id)
+                self.order[a], self.order[b] = other.id, seat.id
+                other.sits_out = True
+                if full:  # twelve players already: the one who makes room watches as a spectator
+                    other.role, other.sits_out = "spectator", False
+            seat.sits_out = not play
+            if play:
+                seat.role = "player"
+
+        return effect
+
+    def _plan_seat_grace(self, data: dict[str, Any]) -> Effect:
+        seconds = data.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= SEAT_GRACE_MAX_S:
+            raise RoomError("invalid", f"seconds must be a whole number from 0 to {SEAT_GRACE_MAX_S}", "seconds")
+
+        def effect() -> None:
+            self.seat_grace_s = seconds
+
+        return effect
+
+    def _plan_takeover(self, data: dict[str, Any]) -> Effect:
+        """A seat moves to another phone (its owner came back on another device, and the host confirmed): the new
+        token replaces the old one, which stops working; the seat keeps its name, score and place in the game."""
+        seat = self._seat(data)
+        token_hash = data.get("token_hash")
+        if not isinstance(token_hash, str) or len(token_hash) != 64:
+            raise RoomError("invalid", "token_hash must be a SHA-256 digest", "token_hash")
+
+        def effect() -> None:
+            seat.old_token_hashes = [*seat.old_token_hashes[-7:], seat.token_hash]
+            seat.token_hash = token_hash
 
         return effect
 
@@ -439,16 +547,17 @@ class Room:
             slot.team = [*(slot.team or []), seat.id]
             slot.seat_id = slot.team[0]
             slot.name = self.team_name(slot.team)
+            bots = frozenset(s.index for s in session.slots if s.is_bot)  # a bot's seat has people now (CROWN-D1)
+            session.state = session.game.seats_changed(session.state, bots, data.get("gt", self.game_ms))
 
         return enlist
 
-    def _team_slots(self, info: Any) -> tuple[list[SlotBinding], dict[int, int]]:
+    def _team_slots(self, info: Any, players: list[Seat]) -> tuple[list[SlotBinding], dict[int, int]]:
         """The game seats of a team game: one per team, with its members; players without a team are put in the
         smallest team (the lowest first on a tie). Returns the seats and those assignments."""
         count = len(info.team_keys)
         members: list[list[int]] = [[] for _ in range(count)]
         assigned: dict[int, int] = {}
-        players = self.players()
         for seat in players:
             if seat.team is not None and 0 <= seat.team < count:
                 members[seat.team].append(seat.id)
@@ -475,12 +584,13 @@ class Room:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RoomError("invalid", "seed must be a whole number", "seed")
         assigned: dict[int, int] = {}
+        people = self._lineup_of(data.get("seats"))
         if info.teams:  # every team is a game seat; a bot plays a team no one chose
-            if len(self.players()) < info.min_players:
+            if len(people) < info.min_players:
                 raise RoomError("not_enough_players", f"{info.id} needs at least {info.min_players} players")
-            slots, assigned = self._team_slots(info)
+            slots, assigned = self._team_slots(info, people)
         else:
-            humans = self.players()[: info.max_players]
+            humans = people[: info.max_players]
             use_bots = bool(settings.get("bots", False))
             wanted = max(len(humans), info.min_players) if use_bots else len(humans)
             if wanted < info.min_players:
@@ -503,6 +613,8 @@ class Room:
         def effect() -> None:
             for seat_id, team in assigned.items():
                 self.seats[seat_id].team = team
+            for seat in self.seats.values():  # "I'll watch this one" is for one game
+                seat.sits_out = False
             self.session = GameSession(game_id, game, state, slots, settings, seed)
             self.games_started += 1
             self.paused = False
@@ -510,6 +622,18 @@ class Room:
                 self.seen_questions.update(str(q.get("id")) for q in content.get(kind) or [] if isinstance(q, dict))
 
         return effect
+
+    def _lineup_of(self, seats: Any) -> list[Seat]:
+        """The people who play a game that starts: as the service chose them (``Room.lineup``, logged with the start),
+        or, in a log from before lineups, every player in joining order."""
+        if seats is None:
+            return self.players()
+        if not isinstance(seats, list) or len(set(map(str, seats))) != len(seats):
+            raise RoomError("invalid", "seats must be a list of different seat ids", "seats")
+        people = [self.seats.get(s) if isinstance(s, int) and not isinstance(s, bool) else None for s in seats]
+        if any(p is None or p.kicked or p.role != "player" for p in people):
+            raise RoomError("invalid", "seats must name players of the room", "seats")
+        return [p for p in people if p is not None]
 
     def _bot_looks(self, humans: list[Seat]) -> list[tuple[int, int]]:
         taken = {(s.colour, s.shape) for s in humans}
@@ -627,8 +751,10 @@ class Room:
             "players": [s for s in seats if s["role"] == "player"],
             "spectators": [s for s in seats if s["role"] == "spectator"],
             "max_players": MAX_PLAYERS,
+            "seat_grace_s": self.seat_grace_s,
             "games": games,
             "selected_game": self.selected_game,
+            "timer_scale": self.timer_scale,  # a lobby shows timers as they will run (settings stay unscaled)
         }
 
     def game_view(self, seat_id: int | None, game_now_ms: int) -> dict[str, Any] | None:
@@ -638,6 +764,8 @@ class Room:
             return None
         slot = session.slot_of(seat_id) if seat_id is not None else None
         outcome = session.game.outcome(session.state)
+        if outcome is None and session.aborted:  # ended by the host: the standings so far
+            outcome = session.game.standings(session.state, len(session.slots))
         deadline = None if session.is_over else session.game.deadline(session.state)
         return {
             "id": session.game_id,
@@ -654,7 +782,7 @@ class Room:
             "aborted": session.aborted,
             "outcome": None if outcome is None else {
                 "ranking": list(outcome.ranking), "reason_key": outcome.reason_key,
-                "detail": dict(outcome.detail)},
+                "detail": dict(outcome.detail), "places": outcome.place_list()},
         }
 
 

@@ -24,6 +24,7 @@ from host.room import (
     CODE_LENGTH,
     Room,
     RoomError,
+    clean_name,
     game_errors,
     hash_token,
     new_bot_rng,
@@ -40,7 +41,10 @@ TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estima
 RTT_SAMPLES = 8
 RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
 HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "end", "lobby",
-               "kick", "team")
+               "kick", "team", "lineup", "seat_grace")
+CLAIM_TTL_MS = 10 * 60 * 1000  # a "that's me" the host has not answered is forgotten after this
+MAX_CLAIMS = 12  # per room: a phone asking again replaces its own claim
+CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
 RESTORE_WINDOW_MS = 48 * 3600 * 1000
 AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
 
@@ -75,6 +79,16 @@ class FakeClock(Clock):
 
 
 @dataclass
+class Claim:
+    """A phone that says it is the person of a seat whose phone is gone ("that's me"), waiting for the host."""
+
+    id: int
+    sid: str
+    seat_id: int
+    at_ms: int
+
+
+@dataclass
 class BotPlan:
     """A bot's next move, due at a game time, valid while the game's step is unchanged."""
 
@@ -102,6 +116,11 @@ class RoomService:
         self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
         self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
+        self.claims: dict[str, list[Claim]] = {}  # code -> phones waiting for the host to confirm a takeover
+        self.next_claim_id = 1
+        self.on_claim: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
+        self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (_watch_lineups)
+        self.clocks_saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
         self.library = Library(store.engine)
         self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
         self.notify: Callable[[str], None] = lambda code: None
@@ -158,8 +177,22 @@ class RoomService:
                 break
             self.audience.observe(room, room.game_ms, replaying=True)
         self.audience.replayed(code)
+        saved = self.store.clock(code)
+        if saved is not None and saved > room.game_ms:  # the clock ran on after the last event, until the stop
+            room.game_ms = saved
         self._install(room)
+        now = self.clock.monotonic_ms()
+        for seat in room.active_seats():  # no phone is here yet: each is away from now, as if it just dropped
+            self.away_since[(code, seat.id)] = now
         return room
+
+    def resume_clocks(self) -> None:
+        """Start every room's game clock again from where it stood, now that the server is serving: the seconds the
+        server took to start count for no timer (a restart resumes each timer with the time it had)."""
+        now = self.clock.monotonic_ms()
+        for code, room in list(self.rooms.items()):
+            with self.locks[code]:
+                self.anchors[code] = (now, self.anchors[code][1])
 
     def restore_all(self) -> int:
         """Rebuild every room active in the last two days; returns how many."""
@@ -203,6 +236,8 @@ class RoomService:
         if not isinstance(token, str) or not token:
             raise RoomError("bad_token", "token must be text", "token")
         seat = room.seat_by_token_hash(hash_token(token))
+        if seat is None and room.seat_replaced_from(hash_token(token)) is not None:
+            raise RoomError("replaced", "your seat moved to another phone", "token")
         if seat is None:
             raise RoomError("bad_token", "this phone has no seat in the room", "token")
         if seat.kicked:
@@ -212,8 +247,15 @@ class RoomService:
     def join(self, room: Room, name: Any, role: Any, language: Any = None) -> tuple[int, str]:
         """Seat a new person; returns the seat id and the seat token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
-        self.submit(room, "join", {"name": name, "role": role, "language": language,
-                                   "token_hash": hash_token(token)})
+        try:
+            self.submit(room, "join", {"name": name, "role": role, "language": language,
+                                       "token_hash": hash_token(token)})
+        except RoomError as error:
+            held = room.seat_named(clean_name(name)) if error.code == "name_taken" else None
+            if held is not None and held.id not in self.connected_seats(room.code):  # its phone is gone: maybe
+                raise RoomError("name_away", f"the name {held.name!r} is taken by a seat whose phone is gone: "
+                                "if it is yours, say so", "name") from error  # it is this person on a new phone
+            raise
         seat_id = room.next_seat_id - 1
         return seat_id, token
 
@@ -223,7 +265,10 @@ class RoomService:
             raise RoomError("invalid_event", f"unknown host control {kind!r}")
         if kind == "start":
             seed = self.seed_source()
-            data = {"seed": seed, "content": self._content(room, seed), "timer_scale": self.timer_scale}
+            data = {"seed": seed, "content": self._content(room, seed), "timer_scale": self.timer_scale,
+                    "seats": self.lineup(room)[0]}
+        if kind == "lineup":
+            self._check_lineup(room, data)
         if kind == "packs" and isinstance(data.get("packs"), list):
             unknown = [p for p in data["packs"] if not isinstance(p, str) or not self.library.has(p)]
             if unknown:
@@ -231,6 +276,88 @@ class RoomService:
         self.submit(room, kind, data)
         if kind == "kick":
             self.on_kick(room.code, data["seat"])
+
+    def gone(self, room: Room, seat_id: int) -> bool:
+        """Whether a seat's phone has been gone longer than the room's seat grace (not seated in the next game)."""
+        if any(s == seat_id for s in self.connections.get(room.code, {}).values()):
+            return False
+        since = self.away_since.get((room.code, seat_id))
+        return since is not None and self.clock.monotonic_ms() - since >= room.seat_grace_s * 1000
+
+    def lineup(self, room: Room) -> tuple[list[int], list[int]]:
+        """Who plays the selected game if it starts now, and who watches (``Room.lineup``)."""
+        return room.lineup(lambda seat_id: self.gone(room, seat_id))
+
+    def _check_lineup(self, room: Room, data: dict[str, Any]) -> None:
+        """A host's swap that brings someone in without naming who makes room, while every seat is taken, is refused
+        (the room would not know whom to leave out)."""
+        info = registry.info(room.selected_game) if room.selected_game else None
+        if data.get("play") is True and data.get("instead") is None and info is not None and not info.teams:
+            seated, _ = self.lineup(room)
+            if data.get("seat") not in seated and len(seated) >= info.max_players:
+                raise RoomError("lineup_full", "every seat is taken: choose who watches instead", "instead")
+
+    # ----- coming back on another phone ("that's me") -----
+
+    def claim(self, room: Room, name: Any, sid: str) -> dict[str, Any]:
+        """A phone says it is the person of the seat with this name, whose phone is gone: the host is asked to
+        confirm (``answer_claim``). A name held by a connected phone stays refused."""
+        seat = room.seat_named(clean_name(name))
+        if seat is None:
+            raise RoomError("no_such_name", "nobody has this name in the room: join with it", "name")
+        if seat.id in self.connected_seats(room.code):
+            raise RoomError("name_taken", f"the name {seat.name!r} is taken in this room", "name")
+        with self.locks[room.code]:
+            now = self.clock.monotonic_ms()
+            claims = [c for c in self.claims.get(room.code, []) if c.sid != sid and now - c.at_ms < CLAIM_TTL_MS]
+            if len(claims) >= MAX_CLAIMS:
+                raise RoomError("too_many_claims", "the host has too many requests to answer; try again soon")
+            claim = Claim(self.next_claim_id, sid, seat.id, now)
+            self.next_claim_id += 1
+            self.claims[room.code] = [*claims, claim]
+            room.version += 1
+        self.notify(room.code)
+        return {"claim": claim.id, "seat": seat.id, "name": seat.name}
+
+    def pending_claims(self, room: Room) -> list[dict[str, Any]]:
+        """What the host's TV shows of the phones waiting for a "that's me" answer."""
+        now = self.clock.monotonic_ms()
+        return [{"id": c.id, "seat": c.seat_id, "name": room.seats[c.seat_id].name}
+                for c in self.claims.get(room.code, []) if now - c.at_ms < CLAIM_TTL_MS and c.seat_id in room.seats]
+
+    def drop_claims(self, sid: str) -> None:
+        """A phone that asked and left: its claim goes."""
+        for code, claims in list(self.claims.items()):
+            kept = [c for c in claims if c.sid != sid]
+            if len(kept) != len(claims):
+                self.claims[code] = kept
+                room = self.rooms.get(code)
+                if room is not None:
+                    room.version += 1
+                self.notify(code)
+
+    def answer_claim(self, room: Room, claim_id: Any, accept: Any) -> None:
+        """The host's answer to a "that's me": yes moves the seat to the new phone (its token replaces the old one),
+        no tells the phone to choose another name."""
+        if not isinstance(accept, bool):
+            raise RoomError("invalid", "accept must be true or false", "accept")
+        claims = self.claims.get(room.code, [])
+        claim = next((c for c in claims if c.id == claim_id), None)
+        if claim is None:
+            raise RoomError("no_claim", "this request is no longer waiting", "claim")
+        self.claims[room.code] = [c for c in claims if c.id != claim_id]
+        if not accept:
+            room.version += 1
+            self.notify(room.code)
+            self.on_claim(claim.sid, "claim_refused", {"code": room.code})
+            return
+        if claim.seat_id in self.connected_seats(room.code):
+            self.notify(room.code)
+            self.on_claim(claim.sid, "claim_refused", {"code": room.code})
+            raise RoomError("name_taken", "that person's phone came back meanwhile", "claim")
+        token = secrets.token_urlsafe(24)
+        self.submit(room, "takeover", {"seat": claim.seat_id, "token_hash": hash_token(token)})
+        self.on_claim(claim.sid, "claimed", {"code": room.code, "seat": claim.seat_id, "token": token})
 
     def _content(self, room: Room, seed: int) -> Any:
         """What the selected game draws from outside before it starts (its questions), logged with the start."""
@@ -427,10 +554,19 @@ class RoomService:
             result["epoch"] = self.epoch
             if room.phase == "lobby":
                 result["questions"] = self.pack_supply(room)
+            if room.phase != "playing":  # who plays the next game, and whose phone has been gone too long to
+                seated, watching = self.lineup(room)  # be given a seat
+                result["lineup"] = {"seats": seated, "watching": watching,
+                                    "gone": [s["id"] for s in result["players"] if self.gone(room, s["id"])]}
+            if as_host:
+                result["claims"] = self.pending_claims(room)
             if seat_id is not None:
                 seat = room.seats.get(seat_id)
                 result["me"] = None if seat is None else {**seat.public(), "language": seat.language,
                                                           "kicked": seat.kicked}
+                if result["audience"] is not None and room.session is not None and \
+                        room.session.slot_of(seat_id) is None:  # a latecomer plays along with the audience
+                    result["audience"] = {**result["audience"], "you": self.audience.personal_view(room, seat_id)}
             return result
 
     # ----- time -----
@@ -452,6 +588,44 @@ class RoomService:
                     room.version += 1
                     self.notify(room.code)
         self.audience.flush()
+        self.save_clocks()
+        self._watch_lineups()
+
+    def _watch_lineups(self) -> None:
+        """A phone gone past the seat grace leaves the next game's lineup with no event: once a second, tell each room
+        in which such a grace ran out since the last look (a few arithmetic steps per absent seat)."""
+        now = self.clock.monotonic_ms()
+        last = self.lineups_checked
+        if now - last < 1000:
+            return
+        self.lineups_checked = now
+        changed = set()
+        for (code, _seat), since in list(self.away_since.items()):
+            room = self.rooms.get(code)
+            if room is not None and last < since + room.seat_grace_s * 1000 <= now:
+                changed.add(code)
+        for code in changed:
+            room = self.rooms[code]
+            if room.phase != "playing":
+                room.version += 1
+                self.notify(code)
+
+    def save_clocks(self, every_ms: int = CLOCK_SAVE_MS) -> None:
+        """Write the game clock of every room whose clock moved ``every_ms`` or more since it was last written (0:
+        every room whose clock moved at all, as the server stops)."""
+        due: dict[str, int] = {}
+        for code, room in list(self.rooms.items()):
+            now = self.game_now(room)
+            if now - self.clocks_saved.get(code, room.game_ms) >= max(1, every_ms):
+                due[code] = now
+        if not due:
+            return
+        try:
+            self.store.save_clocks(due)
+        except Exception:  # the database is busy: the next tick writes a newer clock anyway
+            log.warning("could not write the game clocks of %d room(s)", len(due), exc_info=True)
+            return
+        self.clocks_saved.update(due)
 
     def due_deadline(self, room: Room) -> int | None:
         """When the room's current timed step ends, with the grace for answers in flight."""

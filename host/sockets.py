@@ -20,10 +20,11 @@ from host.room import RoomError
 log = logging.getLogger("throneroom.sockets")
 
 CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "skip", "end",
-            "lobby", "kick", "team")
+            "lobby", "kick", "team", "lineup", "seat_grace", "claim")
 CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
                   "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",),
-                  "team": ("seat", "team")}  # only these are logged
+                  "team": ("seat", "team"), "lineup": ("seat", "play", "instead"),
+                  "seat_grace": ("seconds",)}  # only these are logged
 
 
 COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (install_broadcast)
@@ -139,8 +140,11 @@ class SafeNamespace(Namespace):
 
     def on_disconnect(self, reason: Any = None) -> None:
         rt = runtime()
+        if rt.stopping:  # the server closes every socket as it stops (host/app.py shutdown): no room to tell
+            return
         rt.host_sids.discard(request.sid)
         rt.service.disconnect(request.sid)
+        rt.service.drop_claims(request.sid)
 
     def on_ping(self, data: Any) -> dict[str, Any]:
         """Clock sync: echo the client's time with the server's monotonic ms."""
@@ -186,6 +190,8 @@ class TvNamespace(SafeNamespace):
         room = rt.service.room(code)
         if control == "skip":
             rt.service.skip(room)
+        elif control == "claim":  # the host's answer to a "that's me" (not logged; a yes logs the takeover)
+            rt.service.answer_claim(room, data.get("claim"), data.get("accept"))
         else:
             args = {k: data[k] for k in CONTROL_FIELDS.get(control, ()) if k in data}
             rt.service.host_event(room, control, args)
@@ -283,7 +289,11 @@ def install_broadcast(rt: Any) -> None:
             if seat_id is not None:
                 probe(sid)
 
+    def on_claim(sid: str, event: str, data: dict[str, Any]) -> None:
+        socketio.emit(event, data, to=sid, namespace="/play")
+
     service.notify = notify
     service.on_kick = on_kick
+    service.on_claim = on_claim
     rt.probe = probe
     rt.probe_all = probe_all

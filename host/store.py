@@ -45,6 +45,16 @@ class EventRecord(SQLModel, table=True):
     wall_ms: int
 
 
+class ClockRecord(SQLModel, table=True):
+    """A room's game clock as last written while a game ran: a restart resumes the running timer from here, not
+    from the last event (the clock runs between events)."""
+
+    __tablename__ = "room_clock"
+
+    room_code: str = Field(primary_key=True, max_length=8)
+    game_ms: int
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """An event read back from the log."""
@@ -121,6 +131,26 @@ class Store:
             rows = list(session.exec(query))
         for row in rows:
             yield StoredEvent(row.seq, row.kind, json.loads(row.data), row.wall_ms)
+
+    def save_clocks(self, clocks: dict[str, int]) -> None:
+        """Write the game clocks of running rooms, all in one transaction."""
+        if not clocks:
+            return
+        with Session(self.engine) as session:
+            for code, game_ms in clocks.items():
+                record = session.get(ClockRecord, code)
+                if record is None:
+                    session.add(ClockRecord(room_code=code, game_ms=game_ms))
+                else:
+                    record.game_ms = game_ms
+                    session.add(record)
+            session.commit()
+
+    def clock(self, code: str) -> int | None:
+        """The room's game clock as last written, if ever."""
+        with Session(self.engine) as session:
+            record = session.get(ClockRecord, code)
+            return None if record is None else record.game_ms
 
     def close(self) -> None:
         """Release the database connections."""

@@ -31,6 +31,24 @@ class PlayerNamespace(SafeNamespace):
         seat_id, token = rt.service.join(room, data["name"], data.get("role", "player"), data.get("language"))
         return ok(seat=seat_id, token=token, state=self._attach(room, seat_id))
 
+    def on_claim(self, data: Any) -> dict[str, Any]:
+        """``{code, name}``: "that's me": this phone is the person of the seat with this name, whose phone is gone;
+        the host's TV asks to confirm, and the answer comes as ``claimed`` (with the seat's new token) or
+        ``claim_refused``."""
+        data = payload_dict(data, "code", "name")
+        rt = runtime()
+        room = rt.service.room(data["code"])
+        if self._seat() is not None:
+            raise RoomError("already_seated", "this connection already has a seat")
+        return ok(**rt.service.claim(room, data["name"], request.sid))
+
+    def on_sit_out(self, data: Any) -> dict[str, Any]:
+        """``{out}``: watch the next game (true) or play it (false); a spectator asking to play becomes a player."""
+        data = payload_dict(data, "out")
+        room, seat_id = self._require_seat()
+        runtime().service.submit(room, "sit_out", {"seat": seat_id, "out": data["out"]})
+        return ok()
+
     def on_rename(self, data: Any) -> dict[str, Any]:
         """``{name}``: change one's display name."""
         data = payload_dict(data, "name")
@@ -61,7 +79,12 @@ class PlayerNamespace(SafeNamespace):
     def on_audience(self, data: Any) -> dict[str, Any]:
         """``{action, step?, ms?}``: a spectator's answer to the open question (audience play-along)."""
         room, seat_id = self._require_seat()
-        return ok(**runtime().service.audience_answer(room, seat_id, data, request.sid))
+        rt = runtime()
+        answer = rt.service.audience_answer(room, seat_id, data, request.sid)
+        # The answer changes only this phone's own part: it alone gets its new state ("Sent" even if the ack is
+        # lost), without a broadcast to a room of a thousand spectators.
+        rt.socketio.emit("state", rt.service.view(room, seat_id), to=request.sid, namespace="/play")
+        return ok(**answer)
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
         rt = runtime()

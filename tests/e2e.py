@@ -78,13 +78,18 @@ def open_tv(browser: Any, url: str, width: int = 1920, height: int = 1080) -> tu
     return tv, tv.locator("#room-code").inner_text()
 
 
+def type_join(page: Any, url: str, name: str, button: str = "#join-player") -> None:
+    """A phone page opens the join URL, types a name and taps a join button (what follows is the test's to check)."""
+    page.goto(url)
+    page.fill("#name", name)
+    page.click(button)
+
+
 def join(page: Any, url: str, name: str, button: str = "#join-player") -> None:
     """A phone page joins through the join URL and waits until it is seated."""
     from playwright.sync_api import expect
 
-    page.goto(url)
-    page.fill("#name", name)
-    page.click(button)
+    type_join(page, url, name, button)
     expect(page.locator("#waiting")).to_be_visible()
 
 

@@ -125,6 +125,17 @@ def test_a_claim_faster_than_the_network_allows_gains_nothing():
     assert [names[s["seat"]] for s in harness.service.audience.standings(code)] == ["Honest", "Liar"]
 
 
+def test_a_player_with_a_game_seat_does_not_answer_with_the_audience():
+    harness = Harness(TIMER_SCALE=0.5)
+    code, tv = harness.host_room()
+    ana, _ = harness.join(code, "Ana")
+    assert control(tv, "select_game", game="campaign")["ok"]
+    assert control(tv, "settings", game="campaign", settings={"bots": True})["ok"]
+    assert control(tv, "start")["ok"]
+    open_question(harness, code, "numeric")
+    assert errcode(send(ana, {"answer": 5})) == "not_audience"
+
+
 def test_refused_when_closed_twice_malformed_or_not_a_spectator():
     harness = Harness(TIMER_SCALE=0.5)
     code, _tv, phones = campaign_room(harness, ("Sam",))
@@ -142,7 +153,7 @@ def test_refused_when_closed_twice_malformed_or_not_a_spectator():
     assert errcode(send(sam, {"answer": 5}, step=step_of(sam) + 5)) == "stale"
     assert errcode(sam.emit("audience", ["not", "an", "object"], namespace="/play", callback=True)) == "invalid"
     assert errcode(sam.emit("audience", {"ms": 100}, namespace="/play", callback=True)) == "invalid"
-    assert errcode(send(player, {"answer": 5})) == "not_audience"
+    assert send(player, {"answer": 5}, ms=250)["ok"]  # a latecomer without a game seat plays along ([10] #2)
     assert send(sam, {"answer": 5}, ms=250)["ok"]
     assert errcode(send(sam, {"answer": 6}, ms=250)) == "already_answered"
     revealed(harness, code, question["key"])

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, decode_qr, join, new_page, open_tv, set_setting, shot
+from tests.e2e import PHONE, decode_qr, join, new_page, open_tv, set_setting, shot, type_join
 
 pytestmark = pytest.mark.e2e
 
@@ -110,9 +110,7 @@ def test_pause_resume_skip_and_lock_from_the_tv(browser: Any, server: LiveServer
     tv.click("#lock")
     expect(tv.locator("#lock")).to_have_text(re.compile("Unlock"))
     late = new_page(browser, **PHONE)
-    late.goto(url)
-    late.fill("#name", "Late")
-    late.click("#join-player")
+    type_join(late, url, "Late")
     expect(late.locator("#name-error")).to_contain_text("locked")
     tv.click("[data-game=tally]")
     tv.click("#start")

@@ -77,7 +77,9 @@ def test_names_are_unique_ignoring_case_and_normalised():
     room = service.room(service.create_room()[0])
     service.join(room, "  Zoë   Ann ", "player")
     assert room.seats[1].name == "Zoë Ann"
-    assert errcode(service.join, room, "zoe\u0308 ann", "spectator") == "name_taken"  # NFD form of the same
+    assert errcode(service.join, room, "zoe\u0308 ann", "spectator") == "name_away"  # NFD form; no phone holds it
+    service.connect(room, "phone-1", 1)
+    assert errcode(service.join, room, "zoe\u0308 ann", "spectator") == "name_taken"  # held by a connected phone
     seat, _ = service.join(room, "x" * 20, "player")
     assert errcode(service.submit, room, "rename", {"seat": seat, "name": "ZOË ANN"}) == "name_taken"
     service.submit(room, "rename", {"seat": seat, "name": "<b>Bold</b>"})

@@ -195,8 +195,17 @@ const TR = (() => {
     const socket = io(namespace, {transports: ["websocket", "polling"], tryAllTransports: true,
       reconnectionDelayMax: 2000});
     const banner = document.getElementById("offline");
-    socket.on("connect", () => { if (banner) banner.hidden = true; clock.start(socket); onConnect(); });
-    socket.on("disconnect", () => { if (banner) banner.hidden = false; });
+    const lost = () => { if (banner) banner.hidden = false; if (offlineSince === null) offlineSince = performance.now(); };
+    socket.on("connect", () => {  /* the countdowns stay stopped until the page has the server's state again */
+      if (banner) banner.hidden = true;
+      clock.start(socket);
+      Promise.resolve(onConnect()).finally(() => { if (socket.connected) offlineSince = null; });
+    });
+    socket.on("disconnect", lost);
+    /* The browser knows before the socket does that the network is gone (Wi-Fi off): say so at once, and try again
+     * as soon as it is back. */
+    window.addEventListener("offline", () => { lost(); socket.disconnect(); });
+    window.addEventListener("online", () => { if (!socket.connected) socket.connect(); });
     return socket;
   }
 
@@ -245,12 +254,17 @@ const TR = (() => {
     return offset !== null ? gameMs - offset : receivedAt + (gameMs - game.now_ms);
   }
 
+  /* While the connection is lost, nobody knows the server's clock: countdowns stop where they were (the banner says
+   * "reconnecting…") instead of running out on their own, and take the server's time again on reconnecting. */
+  let offlineSince = null;
+
   /* Countdown to a game time (the deadline by default). */
   function remainingMs(game, receivedAt, paused, target) {
     const until = target === undefined ? game && game.deadline_ms : target;
     if (!game || until === null || until === undefined) return null;
     if (paused) return Math.max(0, until - game.now_ms);
-    return Math.max(0, localTime(until, game, receivedAt) - performance.now());
+    const now = offlineSince === null ? performance.now() : offlineSince;
+    return Math.max(0, localTime(until, game, receivedAt) - now);
   }
 
   /* A time left as a clock, "1:05" or "1:02:03", in the page's digits. */
@@ -335,7 +349,7 @@ const TR = (() => {
     return t("common.ms", {n: Math.round(ms)});
   }
 
-  return {t, has, setLang, get lang() { return lang; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
+  return {t, has, setLang, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
     sound, localized, seconds, millis, games, COLOURS};
 })();

@@ -13,6 +13,7 @@
   let receivedAt = 0;
   let isHost = false;
   let timersOpen = false;
+  let swapIn = null;  /* the host chose someone to play the next game and now picks who watches instead */
 
   function say(text, isError) {
     status.textContent = text || "";
@@ -77,9 +78,11 @@
     if (state.language !== TR.lang) TR.setLang(state.language);
     update(document.getElementById("host-controls"), "header", [isHost, state.language, state.locked, TR.lang],
       renderHeader);
+    if (state.phase !== "lobby") swapIn = null;
     if (state.phase === "lobby") renderLobby();
     else if (state.phase === "playing") renderPlaying();
     else renderFinished();
+    renderClaims();
   }
 
   /* The screen is a layout of regions; a region is rebuilt only when what it shows changed, so a phone
@@ -156,22 +159,97 @@
     if (confirm(t("tv.kick_confirm", {name: TR.iso(p.name)}))) control("kick", {seat: p.id});
   }
 
+  /* Who plays the next game (the lineup): everyone connected, in joining order, but those who sit it out and those
+   * whose phone is gone past the grace; a game with fewer seats takes the first. The host swaps someone watching with
+   * someone playing: "Play" on the one who watches, then "Watches instead" on the one who makes room. */
+  function lineupOf() {
+    const game = state.games.find((g) => g.id === state.selected_game);
+    const lineup = state.lineup || {seats: [], watching: [], gone: []};
+    const full = Boolean(game && !game.teams && lineup.seats.length >= game.max_players);
+    return {game, lineup, full, plays: (id) => lineup.seats.includes(id)};
+  }
+
+  function bringIn(p) {
+    const {full} = lineupOf();
+    if (full) { swapIn = p.id; keys.delete("players"); renderLobby(); return; }
+    control("lineup", {seat: p.id, play: true});
+  }
+
+  function swapTo(p) {
+    const seat = swapIn;
+    swapIn = null;
+    keys.delete("players");
+    control("lineup", {seat, play: true, instead: p.id});
+  }
+
+  function lineupNote(p, plays, lineup) {
+    if (!p.connected) return lineup.gone.includes(p.id) ? t("tv.gone") : t("tv.away");
+    if (!state.selected_game) return null;
+    return plays ? null : p.sits_out ? t("tv.sits_out") : t("tv.no_seat");
+  }
+
+  function lineupButton(p, plays) {
+    if (!isHost || !state.selected_game) return null;
+    if (swapIn !== null) {
+      return plays ? h("button", {class: "lineup-button", "data-fine": "", "data-swap": p.id, onclick: () => swapTo(p)}, t("tv.watches_instead"))
+        : null;
+    }
+    return plays ? h("button", {class: "lineup-button", "data-fine": "", "data-watch": p.id, onclick: () => control("lineup", {seat: p.id, play: false})}, t("tv.watch"))
+      : h("button", {class: "lineup-button", "data-fine": "", "data-play": p.id, onclick: () => bringIn(p)}, t("tv.play"));
+  }
+
   /* The lobby: every person as a chip with their mark and whole name (a name has at most 20 characters, and a chip
-   * is as wide as its name), the host's ✕ and, in a team game, the team. */
+   * is as wide as its name), whether they play the next game, the host's lineup buttons and ✕ and, in a team game,
+   * the team. Spectators are listed by name (the first twelve) so the host can bring one in. */
   function playerList() {
-    const items = state.players.map((p) => h("li", {class: (p.connected ? "player" : "player away") + (teamTag(p) ? " has-team" : ""),
-      "data-seat": p.id},
-      badge(p.colour, p.shape, 44),
-      h("bdi", {class: "name"}, p.name),
-      p.connected ? null : h("span", {class: "away-note"}, t("tv.away")),
-      isHost ? h("button", {class: "kick", "data-fine": "", "aria-label": t("tv.kick_name", {name: TR.iso(p.name)}), title: t("tv.kick"),
-        onclick: () => kick(p)}, "✕") : null,
-      teamTag(p)));
+    const {lineup} = lineupOf();
+    const items = state.players.map((p) => {
+      const plays = lineup.seats.includes(p.id);
+      const note = lineupNote(p, plays, lineup);
+      return h("li", {class: (p.connected ? "player" : "player away") + (teamTag(p) ? " has-team" : "") + (plays ? "" : " sits-out"),
+        "data-seat": p.id, "data-plays": plays ? "yes" : "no"},
+        badge(p.colour, p.shape, 44),
+        h("bdi", {class: "name"}, p.name),
+        note ? h("span", {class: "away-note"}, note) : null,
+        lineupButton(p, plays),
+        isHost ? h("button", {class: "kick", "data-fine": "", "aria-label": t("tv.kick_name", {name: TR.iso(p.name)}), title: t("tv.kick"),
+          onclick: () => kick(p)}, "✕") : null,
+        teamTag(p));
+    });
     const empty = state.players.length ? null : h("li", {class: "empty"}, t("tv.no_players"));
+    const shown = state.spectators.slice(0, 12);
+    const watchers = isHost && state.selected_game && shown.length ? h("ul", {class: "watchers", id: "watcher-list"}, shown.map((p) =>
+      h("li", {class: "watcher", "data-seat": p.id}, badge(p.colour, p.shape, 28), h("bdi", {class: "name"}, p.name), lineupButton(p, false)))) : null;
+    const grace = isHost ? h("label", {class: "seat-grace", "data-fine": ""}, t("tv.seat_grace"),
+      h("input", {id: "seat-grace", type: "text", inputmode: "numeric", value: plain(state.seat_grace_s), dir: "ltr",
+        onchange: (e) => {
+          const seconds = wholeNumber(e.target.value);
+          if (seconds === null) { say(t("error.invalid"), true); return; }
+          control("seat_grace", {seconds});
+        }})) : null;
     return h("section", {class: state.players.length > 6 ? "players many" : "players", "data-read-from-sofa": ""},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
+      swapIn !== null ? h("p", {class: "swap-hint", id: "swap-hint"}, t("tv.swap_hint"),
+        h("button", {class: "lineup-button", onclick: () => { swapIn = null; keys.delete("players"); renderLobby(); }}, t("tv.cancel"))) : null,
       h("ul", {id: "player-list"}, items, empty),
-      state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null);
+      state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null,
+      watchers, grace);
+  }
+
+  /* "That's me": a phone says it is someone whose phone is gone; the host confirms with one tap (any screen). */
+  function renderClaims() {
+    let box = document.getElementById("claims");
+    const claims = isHost ? state.claims || [] : [];
+    if (!claims.length) { if (box) box.remove(); return; }
+    if (!box) { box = h("div", {id: "claims", class: "claims", role: "alertdialog", "data-overlay": ""}); document.body.append(box); }
+    const key = JSON.stringify([claims, TR.lang]);
+    if (box.dataset.key === key) return;  /* the buttons stay under the host's finger while states come and go */
+    box.dataset.key = key;
+    clear(box, claims.slice(0, 3).map((c) => h("div", {class: "claim", "data-claim": c.id},
+      h("p", null, t("tv.claim_title", {name: TR.iso(c.name)})),
+      h("div", {class: "row"},
+        h("button", {class: "primary", "data-claim-yes": c.id, onclick: () => control("claim", {claim: c.id, accept: true})}, t("tv.claim_yes")),
+        h("button", {"data-claim-no": c.id, onclick: () => control("claim", {claim: c.id, accept: false})}, t("tv.claim_no"))))));
   }
 
   /* During a game the side panel keeps its room for the QR code: the people in the room collapse to their marks
@@ -229,15 +307,33 @@
       }
       return h("label", {class: "setting" + (s.group ? " in-group" : ""), for: "set-" + s.key, "data-group": s.group},
         h("span", null, t(s.label_key)), input,
-        s.kind === "int" ? h("span", {class: "range", id: "range-" + s.key}, t("tv.range", {min: s.min, max: s.max})) : null);
+        s.kind === "int" ? h("span", {class: "range", id: "range-" + s.key}, t("tv.range", {min: s.min, max: s.max})) : null,
+        scaledTimer(s, value));
     });
     const main = rows.filter((r) => !r.dataset.group);
     const timers = rows.filter((r) => r.dataset.group === "timers");
+    const note = scaled() && game.settings.some((s) => s.unit)
+      ? h("p", {class: "hint", id: "timer-scale-note"}, t("tv.timer_scale_note", {scale: num(state.timer_scale)})) : null;
     if (timers.length) {
       main.push(h("details", {class: "setting-group", id: "timers", open: timersOpen,
-        ontoggle: (e) => { timersOpen = e.currentTarget.open; }}, h("summary", null, t("tv.timers")), timers));
-    }
+        ontoggle: (e) => { timersOpen = e.currentTarget.open; }}, h("summary", null, t("tv.timers")), note, timers));
+    } else if (note) main.push(note);
     return h("section", {class: "settings", "data-values": JSON.stringify(game.values)}, h("h2", null, t("tv.settings", {game: t(game.name_key)})), main);
+  }
+
+  /* Whether this server runs its timers at another speed than the settings say (throneroom serve --timer-scale). */
+  function scaled() {
+    return typeof state.timer_scale === "number" && state.timer_scale !== 1;
+  }
+
+  /* Beside a timer setting on a scaled server: how long it will really last. What the host types stays in the game's
+   * own units (docs/decisions.md, [10]); the game rounds the same way (engine.core.Context.timer_ms). */
+  function scaledTimer(s, value) {
+    const unitMs = {s: 1000, min: 60000}[s.unit];
+    if (!unitMs || !scaled() || typeof value !== "number") return null;
+    const ms = value ? Math.max(50, Math.round(value * unitMs * state.timer_scale)) : 0;
+    return h("span", {class: "scaled", id: "scaled-" + s.key},
+      t(s.unit === "min" ? "tv.runs_minutes" : "tv.runs_seconds", {n: num(ms / unitMs, {maximumFractionDigits: 2})}));
   }
 
   /* A whole number typed in any of the page's digits (Western, Persian, Arabic-Indic), or null. */
@@ -342,10 +438,11 @@
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(false));
-    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang, state.selected_game], playerList);
+    update(regions.players, "players", [state.players, isHost && state.spectators.slice(0, 12), state.spectators.length, isHost, lang,
+      state.selected_game, state.lineup, swapIn, state.seat_grace_s], playerList);
     update(regions.games, "games", [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
-    update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang],
+    update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang, state.timer_scale],
       () => game ? [howToPlay(game), settingsPanel(game)] : null);
     const short = game && game.needs && state.questions && Object.keys(game.needs).some((k) => state.questions[k] < game.needs[k]);
     update(regions.packs, "packs", [game && game.id, game && game.needs, state.questions, isHost, lang, packReport],
@@ -402,14 +499,16 @@
     update(regions.finished, "finished", [gameKey(), state.audience || null, isHost, TR.lang], () => {
       const game = state.game;
       const outcome = game.outcome;
-      const list = outcome ? outcome.ranking.map((index, place) => {
+      const placeOf = (i) => (outcome.places && outcome.places[i]) || i + 1;  /* tied seats share a place */
+      const list = outcome ? outcome.ranking.map((index, i) => {
         const slot = game.slots[index];
+        const place = placeOf(i);
         if (game.team_keys.length) {  /* a team game ranks teams by colour and name (the board beside names members) */
-          return h("li", {"data-must-see": ""}, h("span", {class: "place"}, num(place + 1)),
+          return h("li", {"data-must-see": "", "data-place": place}, h("span", {class: "place"}, num(place)),
             h("span", {class: "team-swatch big", style: "--team: " + game.team_colours[index], "aria-hidden": "true"}),
             h("span", {class: "team-name"}, t(game.team_keys[index])));
         }
-        return h("li", {"data-must-see": ""}, h("span", {class: "place"}, num(place + 1)), badge(slot.colour, slot.shape, 48),
+        return h("li", {"data-must-see": "", "data-place": place}, h("span", {class: "place"}, num(place)), badge(slot.colour, slot.shape, 48),
           h("bdi", {class: "name"}, TR.seatName(game, index)));
       }) : [];
       return [h("header", {class: "finished-head"}, h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),

@@ -14,14 +14,19 @@
   let renaming = false;
   let lastKey = null;
   let ready = false;  /* the server knows this socket's seat (hello or join answered) */
-  let unseated = null;  /* while not seated, what the screen shows: "join", "kicked" or "no_room" (redrawn in a new language) */
+  let unseated = null;  /* while not seated, what the screen shows: "join", "claim", "replaced", "kicked" or "no_room" */
+  const outbox = [];  /* actions given while the connection was lost, sent in order as soon as it is back */
+  let sayTimer = null;
   let typed = {name: null, error: ""};  /* the join form's name and error, kept across a change of language */
 
   const savedLang = storage.get("lang");
   if (savedLang) TR.setLang(savedLang);
 
+  /* The toast: ``text`` is a function, so a change of language says it again in the new one. */
+  let said = null;
   function say(text, isError) {
-    toast.textContent = text || "";
+    said = typeof text === "function" ? {text, isError} : null;
+    toast.textContent = (typeof text === "function" ? text() : text) || "";
     toast.className = isError ? "status error" : "status";
   }
 
@@ -31,6 +36,7 @@
       storage.set("lang", e.target.value);
       lastKey = null;
       if (seated) request(socket, "language", {language: e.target.value});
+      if (said) say(said.text, said.isError);
       redraw();
     }}, ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === TR.lang}, t("language." + l))));
   }
@@ -58,6 +64,7 @@
     async function join(role) {
       const answer = await request(socket, "join", {code, name: input.value, role, language: TR.lang});
       typed = {name: input.value, error: answer.ok ? "" : answer.error};
+      if (!answer.ok && answer.error.code === "name_away") { joinForm(); return; }  /* offers "that's me" */
       if (!answer.ok) { error.textContent = errorText(answer.error); input.focus(); return; }
       unseated = null;
       storage.set("seat." + code, answer.token);
@@ -66,12 +73,46 @@
       ready = true;
       render(answer.state);
     }
+    /* The name is a seat whose phone is gone: this may be its person on another phone. */
+    const itsMe = typed.error && typed.error.code === "name_away"
+      ? h("button", {type: "button", class: "big primary", id: "its-me", onclick: () => claim(input.value)}, t("phone.its_me"))
+      : null;
     const form = h("form", {class: "join-form", id: "join-form", onsubmit: (e) => { e.preventDefault(); join("player"); }},
       h("h1", null, t("phone.join_title", {code: TR.iso(code)})),
-      h("label", {for: "name"}, t("phone.your_name")), input, error,
+      h("label", {for: "name"}, t("phone.your_name")), input, error, itsMe,
       h("button", {type: "submit", class: "big primary", id: "join-player"}, t("phone.join_play")),
       h("button", {type: "button", class: "big", id: "join-watch", onclick: () => join("spectator")}, t("phone.join_watch")));
     clear(screen, form);
+  }
+
+  /* "That's me": the host's TV asks to confirm; the answer comes as "claimed" (with the seat's token) or
+   * "claim_refused". */
+  async function claim(name) {
+    const answer = await request(socket, "claim", {code, name});
+    if (!answer.ok) { typed = {name, error: answer.error}; joinForm(); return; }
+    unseated = "claim";
+    typed = {name, error: ""};
+    claimScreen();
+  }
+
+  function claimScreen() {
+    header();
+    clear(screen, h("div", {class: "centre", id: "claim-wait"},
+      h("p", {class: "big-text"}, t("phone.claim_wait", {name: TR.iso(typed.name || "")})),
+      h("button", {class: "big", id: "claim-cancel", onclick: () => {
+        socket.disconnect().connect();  /* the server forgets a request whose phone left */
+        unseated = "join"; joinForm();
+      }}, t("phone.cancel"))));
+  }
+
+  function replaced() {
+    storage.remove("seat." + code);
+    seated = false;
+    unseated = "replaced";
+    state = null;
+    header();
+    clear(screen, h("div", {class: "centre", id: "replaced"}, h("p", {class: "big-text"}, t("phone.replaced")),
+      h("button", {class: "big", id: "join-again", onclick: () => { unseated = "join"; joinForm(); }}, t("phone.join_again"))));
   }
 
   function renameForm() {
@@ -89,13 +130,53 @@
         h("button", {type: "button", onclick: () => { renaming = false; redraw(); }}, t("phone.cancel"))));
   }
 
+  /* Every action is acknowledged on the phone at once: "sent", or the server's reason in the page's language. One
+   * given while the connection is lost (with the time the phone measured) waits, said so, and is sent as soon as the
+   * connection is back; the server takes it if its question is still open (fair timing, docs/seats.md). */
   function act(action, extra, event) {
-    if (!ready) { say(t("common.reconnecting"), true); return Promise.resolve({ok: false}); }
     const payload = Object.assign({action}, extra || {});
     if (state.game && state.game.step !== null) payload.step = state.game.step;
-    return request(socket, event || "action", payload).then((answer) => {
-      if (!answer.ok) say(errorText(answer.error), true); else say("");
+    if (!ready) {
+      say(() => t("phone.waiting_connection"), false);
+      return new Promise((resolve) => outbox.push({event: event || "action", payload, resolve}));
+    }
+    return send(event || "action", payload);
+  }
+
+  function send(event, payload) {
+    return request(socket, event, payload).then((answer) => {
+      clearTimeout(sayTimer);
+      if (!answer.ok) { say(() => errorText(answer.error), true); return answer; }
+      say(() => t("phone.sent_ok"));
+      sayTimer = setTimeout(() => say(""), 2500);
       return answer;
+    });
+  }
+
+  async function flush() {
+    while (outbox.length && ready) {
+      const item = outbox.shift();
+      item.resolve(await send(item.event, item.payload));
+    }
+  }
+
+  /* Whether this person plays the next game: the lobby's lineup (who plays if the host starts now). */
+  function nextGameLine() {
+    const me = state.me;
+    const lineup = state.lineup;
+    if (!lineup) return null;
+    const seated = lineup.seats.includes(me.id);
+    const line = me.role === "spectator" ? t("phone.lineup_spectator") : seated ? t("phone.lineup_play")
+      : me.sits_out ? t("phone.lineup_sit_out") : t("phone.lineup_full");
+    const button = me.role === "spectator" || me.sits_out
+      ? h("button", {class: "big", id: "sit-in", onclick: () => sitOut(false)}, t("phone.play_next"))
+      : seated ? h("button", {class: "big", id: "sit-out", onclick: () => sitOut(true)}, t("phone.watch_next")) : null;
+    return h("div", {class: "lineup-me", id: "lineup-me"}, h("p", null, line), button);
+  }
+
+  function sitOut(out) {
+    return request(socket, "sit_out", {out}).then((answer) => {
+      if (!answer.ok) say(errorText(answer.error), true); else say("");
     });
   }
 
@@ -115,7 +196,7 @@
   function renderKey(next) {
     const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
     return JSON.stringify([next.phase, next.paused, game, next.me, next.audience || null, next.selected_game, next.players.length,
-      next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team])]);
+      next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team]), next.lineup || null]);
   }
 
   /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. The
@@ -137,6 +218,8 @@
   function redraw() {
     if (unseated === "join") { joinForm(); return; }
     if (unseated === "kicked") { kicked(); return; }
+    if (unseated === "claim") { claimScreen(); return; }
+    if (unseated === "replaced") { replaced(); return; }
     if (unseated === "no_room") { noRoom(); return; }
     if (!state || !seated) return;
     header();
@@ -151,18 +234,22 @@
         h("p", {class: "big-text"}, state.me.role === "spectator" ? t("phone.watching") : t("phone.youre_in")),
         h("p", null, selected ? t("phone.next_game", {game: t(selected.name_key)}) : t("phone.waiting_host")),
         teams ? teamPicker(selected.team_keys, selected.team_colours, names, state.me.team) : null,
+        nextGameLine(),
         h("p", {class: "muted"}, t("phone.players_here", {n: state.players.length}))));
       return;
     }
     const area = h("div", {class: "game-area", id: "game-area"});
     const renderer = TR.games[game.id];
-    const playAlong = renderer && renderer.audience && game.you === null && state.me.role === "spectator" && state.audience;
+    /* Everyone without a seat in this game plays along with the audience where the game has one: spectators, and
+     * latecomers, who play from the next game. */
+    const playAlong = renderer && renderer.audience && game.you === null && state.audience;
     if (playAlong) renderer.audience(area, game, state, (action, extra) => act(action, extra, "audience"), receivedAt);
     else if (renderer && game.you === null) renderer.tv(area, game, state, receivedAt);  /* spectators: the TV's view */
     else if (renderer) renderer.phone(area, game, state, act, receivedAt);
     if (game.you === null && state.phase === "playing") {
       const mayJoin = game.team_keys.length && state.me.role === "player";  /* a latecomer may still join a team */
-      area.prepend(h("p", {class: "muted", id: "not-playing"}, mayJoin ? t("phone.join_team_now") : t("phone.watching_game")));
+      const note = mayJoin ? t("phone.join_team_now") : state.me.role === "player" ? t("phone.play_from_next") : t("phone.watching_game");
+      area.prepend(h("p", {class: "muted", id: "not-playing"}, note));  /* a spectator asks to play in the lobby */
       if (mayJoin) {
         const members = (i) => TR.namesOf(state, game.slots[i].members || []);
         const botPlayed = (i) => game.slots[i].bot || !members(i).length;
@@ -172,9 +259,14 @@
       }
     }
     if (state.phase === "finished") {
-      const place = game.outcome && game.you !== null ? game.outcome.ranking.indexOf(game.you) : -1;
-      area.prepend(h("p", {class: "big-text", id: "result"},
-        game.aborted ? t("tv.game_ended") : place === 0 ? t("phone.you_won") : place > 0 ? t("phone.your_place", {n: place + 1}) : t("tv.results")));
+      const index = game.outcome && game.you !== null ? game.outcome.ranking.indexOf(game.you) : -1;
+      const places = (game.outcome && game.outcome.places) || [];
+      const place = index < 0 ? 0 : places[index] || index + 1;  /* tied seats share a place */
+      const shared = places.filter((p) => p === place).length > 1;
+      area.prepend(...[h("p", {class: "big-text", id: "result"},
+        game.aborted ? t("tv.game_ended") : place === 1 ? t("phone.you_won") : place ? t("phone.your_place", {n: place}) : t("tv.results")),
+      game.aborted && place ? h("p", {id: "place"}, t(shared ? "phone.place_shared_when_ended" : "phone.place_when_ended", {n: place})) : null]
+        .filter(Boolean));
     }
     clear(screen, area, state.paused ? h("div", {class: "paused-overlay", "data-overlay": ""}, t("tv.paused")) : null);
   }
@@ -191,7 +283,7 @@
   function noRoom() {
     unseated = "no_room";
     header();
-    clear(screen, h("div", {class: "centre"}, h("p", {class: "big-text"}, t("phone.no_room", {code: TR.iso(code)})),
+    clear(screen, h("div", {class: "centre", id: "no-room"}, h("p", {class: "big-text"}, t("phone.no_room", {code: TR.iso(code)})),
       h("a", {href: "/", class: "button big"}, t("phone.home"))));
   }
 
@@ -199,19 +291,38 @@
     const token = storage.get("seat." + code);
     if (!token) { if (!seated) joinForm(); return; }
     const answer = await request(socket, "hello", {code, token});
-    if (answer.ok) { ready = true; unseated = null; lastKey = null; render(answer.state); return; }
+    if (answer.ok) {
+      ready = true; unseated = null; lastKey = null;
+      if (!outbox.length) say("");
+      render(answer.state);
+      flush();
+      return;
+    }
     if (answer.error.code === "kicked") { kicked(); return; }
+    if (answer.error.code === "replaced") { replaced(); return; }
     if (answer.error.code === "unknown_room") { noRoom(); return; }
     if (answer.error.code === "bad_token") storage.remove("seat." + code);
     joinForm();
   }
 
+  if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */
   socket = TR.connect("/play", hello);
   socket.on("state", (next) => { if (seated) render(next); });
   socket.on("kicked", kicked);
+  socket.on("claimed", (data) => {  /* the host said yes: this phone now holds the seat */
+    if (!data || data.code !== code || typeof data.token !== "string") return;
+    storage.set("seat." + code, data.token);
+    storage.set("name", typed.name);
+    hello();
+  });
+  socket.on("claim_refused", () => {
+    if (unseated !== "claim") return;
+    typed = {name: typed.name, error: {code: "claim_refused", message: ""}};
+    joinForm();
+  });
   socket.on("disconnect", () => { ready = false; });
   socket.on("sync", (data, ack) => { if (typeof ack === "function") ack({}); });  /* the server times the round trip */
-  window.addEventListener("tr-refresh", () => { lastKey = null; redraw(); });
+  window.addEventListener("tr-refresh", () => { lastKey = null; if (said) say(said.text, said.isError); redraw(); });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && socket && !socket.connected) socket.connect();
   });

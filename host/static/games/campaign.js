@@ -88,17 +88,21 @@ TR.games.campaign = (() => {
       for (const territory of drawing.territories) {
         paths[territory.id] = h("path", {d: territory.path, class: "territory free", fill: "#34405e",
           "data-territory": territory.id}, h("title", null, localized(territory.name)));
-        paths[territory.id].addEventListener("click", () => entry.onpick && entry.onpick(territory.id));
+        /* only a lit territory answers a tap (issue [10]): any other one selects nothing */
+        paths[territory.id].addEventListener("click", () => {
+          if (entry.onpick && entry.choosable.has(territory.id)) entry.onpick(territory.id);
+        });
         layer.append(paths[territory.id]);
       }
       svg.append(layer, labels);
-      entry = {svg, paths, labels, onpick: null};
+      entry = {svg, paths, labels, onpick: null, choosable: new Set()};
       if (key) kept[key] = entry;
     }
+    const choosable = new Set(o.choosable || []);
     entry.onpick = o.onpick || null;
+    entry.choosable = choosable;
     const state = {};
     view.territories.forEach((x) => { state[x.id] = x; });
-    const choosable = new Set(o.choosable || []);
     const target = view.attack && view.attack.target;
     const labels = [];
     for (const territory of drawing.territories) {
@@ -318,7 +322,10 @@ TR.games.campaign = (() => {
 
   /* ----- the end ----- */
 
-  function standingsOrder(view) {
+  /* The seats best first: the room's outcome (also the standings of a game the host ended), else the engine's final
+   * ranking, else by score. */
+  function standingsOrder(view, game) {
+    if (game && game.outcome) return game.outcome.ranking;
     if (view.final_ranking && view.final_ranking.length) return view.final_ranking;
     return view.players.map((p) => p.seat).sort((a, b) => view.players[b].score - view.players[a].score);
   }
@@ -328,7 +335,7 @@ TR.games.campaign = (() => {
     const columns = ["camp.l_player", "camp.s_score", "camp.s_right", "camp.s_mean", "camp.s_taken", "camp.s_defended"];
     return h("table", {class: "stats", id: "stats"},
       h("thead", null, h("tr", null, columns.map((k, i) => h("th", {class: i ? "num" : ""}, t(k))))),
-      h("tbody", null, standingsOrder(view).map((seat) => {
+      h("tbody", null, standingsOrder(view, game).map((seat) => {
         const s = stats.find((x) => x.seat === seat);
         const p = view.players[seat];
         return h("tr", {class: p.eliminated ? "out" : ""}, h("td", {class: "who-cell"}, who(game, seat, 30)),
@@ -411,6 +418,7 @@ TR.games.campaign = (() => {
   /* ----- the phone ----- */
 
   let entry = {step: null, text: "", sent: null, shownAt: null};
+  const IN = {};  /* entry.sent when the server has an answer whose value this page does not know */
   let chosen = {step: null, territory: null};
 
   function keyDigit(d) { return TR.digits(String(d)); }
@@ -435,9 +443,10 @@ TR.games.campaign = (() => {
 
   /* The final standings on a phone: place, mark, name, score. */
   function phoneStandings(game, view, me) {
-    return h("ol", {class: "phone-standings", id: "standings"}, standingsOrder(view).map((seat, place) => h("li", {
+    const places = (game.outcome && game.outcome.places) || [];  /* tied seats share a place */
+    return h("ol", {class: "phone-standings", id: "standings"}, standingsOrder(view, game).map((seat, i) => h("li", {
       class: (seat === me ? "me" : "") + (view.players[seat].eliminated ? " out" : "")},
-    h("span", {class: "place"}, num(place + 1)), who(game, seat, 26),
+    h("span", {class: "place"}, num(places[i] || i + 1)), who(game, seat, 26),
     h("span", {class: "num"}, num(view.players[seat].score)))));
   }
 
@@ -498,7 +507,7 @@ TR.games.campaign = (() => {
     }
     if (q.yours !== undefined || entry.sent !== null) {
       const value = q.yours !== undefined ? q.yours : entry.sent;
-      wrap.append(h("p", {class: "big-text", id: "sent"}, t("camp.sent", {x: q.kind === "numeric"
+      wrap.append(h("p", {class: "big-text", id: "sent"}, value === IN ? t("aud.answer_in") : t("camp.sent", {x: q.kind === "numeric"
         ? num(Number(value)) : TR.letter(value)})), h("p", {class: "muted"}, t("camp.wait_others")));
       return wrap;
     }
@@ -512,7 +521,11 @@ TR.games.campaign = (() => {
       entry.sent = shown;
       window.dispatchEvent(new Event("tr-refresh"));  /* "Sent" at once, whether or not a new state follows */
       act(action, {ms}).then((answer) => {
-        if (!answer.ok) { entry.sent = null; window.dispatchEvent(new Event("tr-refresh")); }
+        if (answer.ok) return;
+        /* The server already has an answer of this spectator (an earlier tap whose acknowledgement was lost): it
+         * is in, and no state will say so until the next broadcast, so the pad must not come back. */
+        entry.sent = answer.error && answer.error.code === "already_answered" ? IN : null;
+        window.dispatchEvent(new Event("tr-refresh"));
       });
     };
     if (q.kind === "choice") {

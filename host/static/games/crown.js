@@ -418,6 +418,7 @@ TR.games.crown = (() => {
   function task(game, send) {
     const view = game.view;
     const out = [];
+    if (game.aborted) return out;  /* the host ended the game: no prompt and no action is open any more */
     const wanted = pick.choice && pick.choice.offer;  /* the offer is found again by kind: the list may change meanwhile */
     const composing = wanted ? view.actions.find((a) => a.kind === wanted.kind && a.debtor === wanted.debtor) : null;
     if (composing) {
