@@ -23,7 +23,7 @@ from tests.conftest import LiveServer
 pytestmark = pytest.mark.e2e
 
 PHONES = 40
-ROUNDS = 3
+ROUNDS = 2  # the repeated signals hit the race in the first round on the old code; a second for margin
 
 
 def phones_in_a_room(server: LiveServer) -> list[socketio.Client]:
