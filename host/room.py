@@ -166,6 +166,11 @@ class GameSession:
                 return slot.index
         return None
 
+    def seats_changed(self, now_ms: int) -> None:
+        """Tell the game which of its seats bots play now, after people joined or left one (CROWN-D1)."""
+        bots = frozenset(s.index for s in self.slots if s.is_bot)
+        self.state = self.game.seats_changed(self.state, bots, now_ms)
+
     @property
     def is_over(self) -> bool:
         """Whether the game ended, by its rules or by the host."""
@@ -239,21 +244,18 @@ class Room:
         rank = {seat_id: i for i, seat_id in enumerate(self.order)}
         return sorted(seats, key=lambda s: (rank.get(s.id, len(rank) + s.id), s.id))
 
-    def lineup(self, gone: Callable[[int], bool]) -> tuple[list[int], list[int]]:
-        """Who plays the selected game if it starts now, and who watches it: players in the room's order, except
-        those who sit it out and those whose phone is ``gone`` (longer than the grace); a game for fewer seats
-        takes the first ones. Returns two lists of seat ids (in a team game every player still in is seated)."""
+    def lineup(self, gone: Callable[[int], bool]) -> list[int]:
+        """Who plays the selected game if it starts now (seat ids): players in the room's order, except those who
+        sit it out and those whose phone is ``gone`` (longer than the grace); a game for fewer seats takes the first
+        ones, a team game all of them. Everyone else watches it."""
         info = registry.info(self.selected_game) if self.selected_game else None
-        candidates = [s for s in self.in_order(self.players()) if not s.sits_out and not gone(s.id)]
-        limit = len(candidates) if info is None or info.teams else info.max_players
-        seated = [s.id for s in candidates[:limit]]
-        watching = [s.id for s in self.in_order(self.active_seats()) if s.id not in seated]
-        return seated, watching
+        candidates = [s.id for s in self.in_order(self.players()) if not s.sits_out and not gone(s.id)]
+        return candidates if info is None or info.teams else candidates[:info.max_players]
 
     def is_name_taken(self, name: str, except_seat: int | None = None) -> bool:
-        """Whether an active seat already has this name (ignoring case)."""
-        folded = name.casefold()
-        return any(s.name.casefold() == folded and s.id != except_seat for s in self.active_seats())
+        """Whether another active seat already has this name (ignoring case)."""
+        holder = self.seat_named(name)
+        return holder is not None and holder.id != except_seat
 
     def game_settings(self, game_id: str) -> dict[str, Any]:
         """The lobby settings chosen for a game so far (defaults where not chosen)."""
@@ -322,7 +324,8 @@ class Room:
         return (0, 0)
 
     def _seat(self, data: dict[str, Any]) -> Seat:
-        seat = self.seats.get(data.get("seat"))  # type: ignore[arg-type]
+        seat_id = data.get("seat")
+        seat = self.seats.get(seat_id) if isinstance(seat_id, int) else None
         if seat is None or seat.kicked:
             raise RoomError("unknown_seat", "no such seat in this room", "seat")
         return seat
@@ -367,8 +370,7 @@ class Room:
                         slot.drop(seat.id)  # a bot takes over a game seat no one plays any more
                         if slot.team is not None:
                             slot.name = self.team_name(slot.team)
-                bots = frozenset(s.index for s in session.slots if s.is_bot)  # the game learns it (CROWN-D1)
-                session.state = session.game.seats_changed(session.state, bots, data.get("gt", self.game_ms))
+                session.seats_changed(data.get("gt", self.game_ms))
 
         return effect
 
@@ -547,8 +549,7 @@ class Room:
             slot.team = [*(slot.team or []), seat.id]
             slot.seat_id = slot.team[0]
             slot.name = self.team_name(slot.team)
-            bots = frozenset(s.index for s in session.slots if s.is_bot)  # a bot's seat has people now (CROWN-D1)
-            session.state = session.game.seats_changed(session.state, bots, data.get("gt", self.game_ms))
+            session.seats_changed(data.get("gt", self.game_ms))  # a bot's seat has people now
 
         return enlist
 

@@ -266,7 +266,7 @@ class RoomService:
         if kind == "start":
             seed = self.seed_source()
             data = {"seed": seed, "content": self._content(room, seed), "timer_scale": self.timer_scale,
-                    "seats": self.lineup(room)[0]}
+                    "seats": self.lineup(room)}
         if kind == "lineup":
             self._check_lineup(room, data)
         if kind == "packs" and isinstance(data.get("packs"), list):
@@ -279,22 +279,24 @@ class RoomService:
 
     def gone(self, room: Room, seat_id: int) -> bool:
         """Whether a seat's phone has been gone longer than the room's seat grace (not seated in the next game)."""
-        if any(s == seat_id for s in self.connections.get(room.code, {}).values()):
+        if seat_id in self.connected_seats(room.code):
             return False
         since = self.away_since.get((room.code, seat_id))
         return since is not None and self.clock.monotonic_ms() - since >= room.seat_grace_s * 1000
 
-    def lineup(self, room: Room) -> tuple[list[int], list[int]]:
-        """Who plays the selected game if it starts now, and who watches (``Room.lineup``)."""
+    def lineup(self, room: Room) -> list[int]:
+        """Who plays the selected game if it starts now (``Room.lineup``)."""
         return room.lineup(lambda seat_id: self.gone(room, seat_id))
 
     def _check_lineup(self, room: Room, data: dict[str, Any]) -> None:
         """A host's swap that brings someone in without naming who makes room, while every seat is taken, is refused
         (the room would not know whom to leave out)."""
         info = registry.info(room.selected_game) if room.selected_game else None
-        if data.get("play") is True and data.get("instead") is None and info is not None and not info.teams:
-            seated, _ = self.lineup(room)
-            if data.get("seat") not in seated and len(seated) >= info.max_players:
+        seat = data.get("seat")
+        known = isinstance(seat, int) and seat in room.seats  # an unknown seat is the room's to refuse, by name
+        if known and data.get("play") is True and data.get("instead") is None and info is not None and not info.teams:
+            seated = self.lineup(room)
+            if seat not in seated and len(seated) >= info.max_players:
                 raise RoomError("lineup_full", "every seat is taken: choose who watches instead", "instead")
 
     # ----- coming back on another phone ("that's me") -----
@@ -555,8 +557,7 @@ class RoomService:
             if room.phase == "lobby":
                 result["questions"] = self.pack_supply(room)
             if room.phase != "playing":  # who plays the next game, and whose phone has been gone too long to
-                seated, watching = self.lineup(room)  # be given a seat
-                result["lineup"] = {"seats": seated, "watching": watching,
+                result["lineup"] = {"seats": self.lineup(room),  # be given a seat
                                     "gone": [s["id"] for s in result["players"] if self.gone(room, s["id"])]}
             if as_host:
                 result["claims"] = self.pending_claims(room)

@@ -164,9 +164,9 @@
    * someone playing: "Play" on the one who watches, then "Watches instead" on the one who makes room. */
   function lineupOf() {
     const game = state.games.find((g) => g.id === state.selected_game);
-    const lineup = state.lineup || {seats: [], watching: [], gone: []};
+    const lineup = state.lineup || {seats: [], gone: []};
     const full = Boolean(game && !game.teams && lineup.seats.length >= game.max_players);
-    return {game, lineup, full, plays: (id) => lineup.seats.includes(id)};
+    return {lineup, full};
   }
 
   function bringIn(p) {
