@@ -16,19 +16,34 @@ from pathlib import Path
 from typing import Any
 
 from questions.model import (
+    MAX_COLUMNS,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_EMPTY_ROWS,
     MAX_FILE_BYTES,
+    MAX_LINES,
     MAX_OPTIONS,
+    MAX_QUESTIONS,
+    MAX_ROWS,
+    MAX_XLSX_BYTES,
+    MAX_XLSX_RATIO,
     Pack,
     PackError,
     Problem,
     RawQuestion,
     build_pack,
+    clipped,
+    shown,
 )
 
 OWN_FORMAT = "throneroom-pack/1"
 CSV_COLUMNS = ("type", "prompt", "answer", "unit", "option1", "option2", "option3", "option4", "option5", "option6",
                "correct", "category", "difficulty", "source")
 KAHOOT_TIMES = (5, 10, 20, 30, 60, 90, 120, 240)
+# a GIFT answer in braces: a run without braces that holds one of = ~ # (linear: no run is scanned twice)
+GIFT_ANSWER = re.compile(r"\{[^{}=~#]*[=~#][^{}]*\}")
+SMALL_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}(?:\.0+)?")
+ANY_NUMBER = re.compile(r"[0-9]+(?:\.0+)?")
 
 
 def decode(data: bytes, filename: str) -> str:
@@ -47,21 +62,16 @@ def decode(data: bytes, filename: str) -> str:
 
 
 def detect(text: str, filename: str) -> str:
-    """Which format a file is in, from its content first and its extension second."""
+    """Which format a file is in, from its content first and its extension second (``json`` is told apart into
+    Throneroom and Open Trivia DB once it is parsed)."""
     suffix = Path(filename).suffix.lower()
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
-        try:
-            parsed = json.loads(text)
-        except json.JSONDecodeError:
-            return "throneroom"  # reported as bad JSON by the reader
-        if isinstance(parsed, dict) and "results" in parsed and "format" not in parsed:
-            return "opentdb"
-        return "throneroom"
+        return "json"
     if suffix == ".csv" or (suffix not in (".gift", ".txt") and "," in text.split("\n", 1)[0]
                             and "prompt" in text.split("\n", 1)[0].lower()):
         return "csv"
-    if suffix == ".gift" or re.search(r"\{[^}]*[=~#][^}]*\}", text):
+    if suffix == ".gift" or GIFT_ANSWER.search(text):
         return "gift"
     if re.search(r"^ANSWER:\s*[A-Z]\s*$", text, re.MULTILINE):
         return "aiken"
@@ -69,7 +79,29 @@ def detect(text: str, filename: str) -> str:
 
 
 def read_pack(data: bytes, filename: str, name: str | None = None, language: str | None = None) -> Pack:
-    """A checked pack from a file's bytes; ``name`` and ``language`` override or supply the pack's own."""
+    """A checked pack from a file's bytes; ``name`` and ``language`` override or supply the pack's own. Whatever the
+    bytes, the answer is a Pack or a PackError: the known hostile cases have their own messages, and anything
+    unforeseen is reported too, as the last line of defence."""
+    try:
+        return _read_pack(data, filename, name, language)
+    except PackError:
+        raise
+    except MemoryError:
+        raise PackError([Problem("file", "", "the file needs too much memory to read")]) from None
+    except RecursionError:
+        raise PackError([Problem("file", "", f"nested more than {MAX_DEPTH} levels deep")]) from None
+    except Exception as error:  # noqa: BLE001 - any reader's failure becomes a report, never a server error
+        raise PackError([Problem("file", "", f"could not read the file: {type(error).__name__} "
+                                             f"{clipped(str(error))}")]) from None
+
+
+def _too_many_lines(text: str) -> None:
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        raise PackError([Problem("file", "", f"{lines:,} lines: a pack file has at most {MAX_LINES:,}")])
+
+
+def _read_pack(data: bytes, filename: str, name: str | None, language: str | None) -> Pack:
     default_name = name or Path(filename).stem.replace("_", " ").replace("-", " ").strip() or "Pack"
     if data[:4] == b"PK\x03\x04" or Path(filename).suffix.lower() == ".xlsx":
         if len(data) > MAX_FILE_BYTES:
@@ -80,10 +112,13 @@ def read_pack(data: bytes, filename: str, name: str | None = None, language: str
     if Path(filename).suffix.lower() in (".yaml", ".yml"):
         return read_own(text, name, language, parse=_yaml)
     kind = detect(text, filename)
-    if kind == "throneroom":
-        return read_own(text, name, language)
-    if kind == "opentdb":
-        return build_pack(read_opentdb(text), name=default_name, language=language or "en")
+    if kind == "json":
+        parsed = _json(text)
+        if isinstance(parsed, dict) and "results" in parsed and "format" not in parsed:
+            return build_pack(read_opentdb(parsed), name=default_name, language=language or "en")
+        return read_own(parsed, name, language)
+    if kind in ("csv", "gift", "aiken"):
+        _too_many_lines(text)
     if kind == "csv":
         raws, problems = read_csv(text)
         return build_pack(raws, name=default_name, language=language or "en", problems=problems)
@@ -97,28 +132,86 @@ def read_pack(data: bytes, filename: str, name: str | None = None, language: str
                                           "Moodle GIFT or Aiken (see docs/packs.md)")])
 
 
+def _number_text(text: str) -> int | str:
+    """A JSON or YAML integer; one of more than MAX_DIGITS digits stays text (refused by the checks, quoted short)
+    instead of being converted, which costs time and fails past 4,300 digits."""
+    return int(text) if len(text.lstrip("+-")) <= MAX_DIGITS else text
+
+
+def _no_constant(constant: str) -> Any:
+    raise PackError([Problem("file", "", f"not valid JSON: {constant} is not a JSON number")])
+
+
+def _too_deep(where: str = "file") -> PackError:
+    return PackError([Problem(where, "", f"nested more than {MAX_DEPTH} levels deep: a pack is not that deep")])
+
+
+def check_depth(data: Any) -> None:
+    """PackError if lists and objects nest deeper than MAX_DEPTH (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep()
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+
+
 def _json(text: str) -> Any:
     try:
-        return json.loads(text)
+        data = json.loads(text, parse_int=_number_text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise PackError([Problem(f"line {error.lineno}", "", f"not valid JSON: {error.msg} (column {error.colno})")]) \
             from None
+    except RecursionError:  # the C parser stops at its own depth limit
+        raise _too_deep() from None
+    if isinstance(data, (list, dict)):
+        check_depth(data)
+    return data
+
+
+def _yaml_loader() -> Any:
+    """The YAML loader for packs: safe (plain data only), libyaml's when installed; integers too long to convert
+    stay text. Anchors, aliases and deep nesting are refused by ``_yaml`` before it loads."""
+    import yaml
+
+    class PackLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        def construct_yaml_int(self, node: Any) -> Any:
+            value = self.construct_scalar(node)
+            return value if len(value) > MAX_DIGITS + 2 else super().construct_yaml_int(node)
+
+    PackLoader.add_constructor("tag:yaml.org,2002:int", PackLoader.construct_yaml_int)
+    return PackLoader
 
 
 def _yaml(text: str) -> Any:
     import yaml
 
+    loader = _yaml_loader()
     try:
-        return yaml.safe_load(text)
+        depth = 0
+        for event in yaml.parse(text, Loader=loader):  # one linear pass over the events, before anything is built
+            line = f"line {event.start_mark.line + 1}"
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise PackError([Problem(line, "", "YAML anchors and aliases are not supported")])
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _too_deep(line)
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+        return yaml.load(text, Loader=loader)  # a safe loader: plain data only
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "file"
-        raise PackError([Problem(where, "", f"not valid YAML: {getattr(error, 'problem', None) or error}")]) from None
+        problem = getattr(error, "problem", None) or str(error)
+        raise PackError([Problem(where, "", f"not valid YAML: {clipped(problem)}")]) from None
 
 
-def read_own(text: str, name: str | None = None, language: str | None = None, parse: Any = None) -> Pack:
-    """Throneroom's own format, in JSON (schema: questions/pack.schema.json) or the same structure in YAML."""
-    data = (parse or _json)(text)
+def read_own(text: str | Any, name: str | None = None, language: str | None = None, parse: Any = None) -> Pack:
+    """Throneroom's own format, in JSON (schema: questions/pack.schema.json) or the same structure in YAML; ``text``
+    may be the data already parsed."""
+    data = (parse or _json)(text) if isinstance(text, str) else text
     if not isinstance(data, dict):
         raise PackError([Problem("file", "", "a Throneroom pack is a JSON object")])
     problems = []
@@ -127,8 +220,11 @@ def read_own(text: str, name: str | None = None, language: str | None = None, pa
     items = data.get("questions")
     if not isinstance(items, list):
         raise PackError([*problems, Problem("pack", "questions", "must be a list of questions")])
+    if len(items) > MAX_QUESTIONS:
+        problems.append(Problem("pack", "questions", f"{len(items):,} questions: a pack holds at most "
+                                                     f"{MAX_QUESTIONS} questions"))
     raws = []
-    for i, item in enumerate(items):
+    for i, item in enumerate(items[:MAX_QUESTIONS]):
         where = f"questions[{i + 1}]"
         if not isinstance(item, dict):
             problems.append(Problem(where, "", "a question is an object"))
@@ -147,23 +243,43 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    rows = list(reader)
-    if not rows:
+    problems: list[Problem] = []
+    try:
+        first_row = next(reader, None)
+    except csv.Error as error:
+        return [], [_csv_problem(1, error)]
+    if not first_row:
         return [], [Problem("row 1", "", "the file is empty")]
-    header = [h.strip().lower() for h in rows[0]]
-    problems = []
+    if len(first_row) > MAX_COLUMNS:
+        return [], [Problem("row 1", "header", f"{len(first_row):,} columns: a pack file has at most {MAX_COLUMNS}")]
+    header = [h.strip().lower() for h in first_row]
     missing = [c for c in ("type", "prompt") if c not in header]
-    unknown = [h for h in header if h and h not in CSV_COLUMNS]
+    unknown = [clipped(h) for h in header if h and h not in CSV_COLUMNS]
     if missing:
         problems.append(Problem("row 1", "header", f"missing column(s): {', '.join(missing)}"))
     if unknown:
-        problems.append(Problem("row 1", "header", f"unknown column(s): {', '.join(unknown)}"))
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        problems.append(Problem("row 1", "header", f"unknown column(s): {', '.join(unknown[:5])}{more}"))
     if missing:
         return [], problems
-    raws = []
-    for number, row in enumerate(rows[1:], start=2):
+    raws: list[RawQuestion] = []
+    rows = enumerate(reader, start=2)
+    filled = 0
+    while True:
+        try:
+            number, row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            problems.append(_csv_problem(reader.line_num, error))
+            break
         if not any(cell.strip() for cell in row):
             continue
+        filled += 1
+        if filled > MAX_ROWS:
+            problems.append(Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most "
+                                                         f"{MAX_QUESTIONS:,} questions"))
+            break
         if len(row) > len(header):
             problems.append(Problem(f"row {number}", "", f"{len(row)} cells but the header has {len(header)}"))
             continue
@@ -177,12 +293,29 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
             if "," in correct_text or "+" in correct_text:
                 problems.append(Problem(f"row {number}", "correct", "several correct answers; a question has one"))
                 continue
-            correct = int(correct_text) - 1 if correct_text.isdigit() else correct_text
+            correct = _option_number(correct_text, correct_text)
         kind = (cells.get("type") or "").strip().lower()
         raws.append(RawQuestion(f"row {number}", kind, cells.get("prompt"), cells.get("answer"),
                                 options if kind != "numeric" else None, correct, cells.get("unit") or None,
                                 cells.get("category"), cells.get("difficulty"), cells.get("source") or None))
     return raws, problems
+
+
+def _csv_problem(line: int, error: csv.Error) -> Problem:
+    """A CSV file the csv module cannot read at a line (a cell too long, a stray quote...)."""
+    if "field larger than field limit" in str(error):
+        return Problem(f"line {line}", "", f"a cell longer than {csv.field_size_limit():,} characters")
+    return Problem(f"line {line}", "", f"not valid CSV: {clipped(str(error))}")
+
+
+def _option_number(text: str, otherwise: Any) -> Any:
+    """The place (from 0) of an option given by its number from 1 (``2``, ``2.0``), or ``otherwise``; a number of
+    more digits than any option has is out of range without being converted."""
+    if SMALL_NUMBER.fullmatch(text):
+        return int(text.split(".")[0]) - 1
+    if ANY_NUMBER.fullmatch(text):
+        return MAX_OPTIONS  # not among the options
+    return otherwise
 
 
 CATEGORY_WORDS = (("geograph", "geography"), ("history", "history"), ("politic", "history"), ("science", "science"),
@@ -191,15 +324,15 @@ CATEGORY_WORDS = (("geograph", "geography"), ("history", "history"), ("politic",
                   ("celebrit", "culture"), ("general", "general"), ("vehicle", "everyday"))
 
 
-def read_opentdb(text: str) -> list[RawQuestion]:
-    """Open Trivia DB API JSON: ``results`` with type, difficulty, category, question, correct_answer and
-    incorrect_answers; HTML entities decoded; boolean questions become two-option questions."""
-    data = _json(text)
+def read_opentdb(text: str | Any) -> list[RawQuestion]:
+    """Open Trivia DB API JSON (its text, or already parsed): ``results`` with type, difficulty, category, question,
+    correct_answer and incorrect_answers; HTML entities decoded; boolean questions become two-option questions."""
+    data = _json(text) if isinstance(text, str) else text
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list):
         raise PackError([Problem("file", "results", "an Open Trivia DB file has a results list")])
     raws = []
-    for i, item in enumerate(results):
+    for i, item in enumerate(results[: MAX_QUESTIONS + 1]):
         where = f"results[{i + 1}]"
         if not isinstance(item, dict):
             raws.append(RawQuestion(where, None, None))
@@ -251,13 +384,14 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
             return
         where = f"line {line_no}"
         body = re.sub(r"^::(.*?)::", "", body, flags=re.DOTALL).strip()
-        match = re.search(r"(?<!\\)\{(.*?)(?<!\\)\}", body, re.DOTALL)
-        if match is None:
+        braces = _gift_braces(body)
+        if braces is None:
             problems.append(Problem(where, "answer", "no answer in braces {…}"))
             return
-        prompt = _unescape_gift(body[: match.start()] + " " + body[match.end():])
+        opening, closing = braces
+        prompt = _unescape_gift(body[:opening] + " " + body[closing + 1:])
         prompt = re.sub(r"^\[(html|moodle|plain|markdown)\]", "", prompt).strip()
-        inside = match.group(1).strip()
+        inside = body[opening + 1: closing].strip()
         if inside.startswith("#"):
             value = inside[1:].strip()
             if ":" in value or ".." in value:
@@ -287,6 +421,8 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         raws.append(RawQuestion(where, "choice", prompt, None, options, correct[0], category=category))
 
     for number, line in enumerate(text.splitlines(), start=1):
+        if len(raws) > MAX_QUESTIONS:  # one more than a pack holds: build_pack says so
+            break
         stripped = line.strip()
         if stripped.startswith("//"):
             continue
@@ -304,12 +440,29 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     return raws, problems
 
 
+def _gift_braces(body: str) -> tuple[int, int] | None:
+    """Where the first unescaped ``{`` and the first unescaped ``}`` after it are, in one pass."""
+    opening = None
+    for token in GIFT_TOKEN.finditer(body):
+        mark = token.group()
+        if mark == "{" and opening is None:
+            opening = token.start()
+        elif mark == "}" and opening is not None:
+            return opening, token.start()
+    return None
+
+
+GIFT_TOKEN = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
 def read_aiken(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     """Aiken: a question line, options ``A.`` or ``A)``, then ``ANSWER: B``; a blank line between questions."""
     raws: list[RawQuestion] = []
     problems: list[Problem] = []
     prompt, options, start = None, [], 0
     for number, line in enumerate(text.splitlines() + [""], start=1):
+        if len(raws) > MAX_QUESTIONS:  # one more than a pack holds: build_pack says so
+            break
         stripped = line.strip()
         if not stripped:
             if prompt is not None:
@@ -334,24 +487,103 @@ def read_aiken(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     return raws, problems
 
 
+def check_xlsx(data: bytes) -> None:
+    """Refuse a spreadsheet whose parts unpack to something absurd (a zip bomb: a huge sheet or huge shared strings
+    from a few KB) before any of it is unpacked."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as error:
+        raise PackError([Problem("file", "", f"not a readable .xlsx spreadsheet ({type(error).__name__})")]) from None
+    if len(parts) > 1000:
+        raise PackError([Problem("file", "", f"{len(parts):,} parts in the .xlsx file: not a Kahoot! spreadsheet")])
+    total = sum(part.file_size for part in parts)
+    if total > MAX_XLSX_BYTES:
+        raise PackError([Problem("file", "", f"the spreadsheet unpacks to more than "
+                                             f"{MAX_XLSX_BYTES // (1024 * 1024)} MB: not a Kahoot! spreadsheet")])
+    for part in parts:
+        if part.file_size > 1024 * 1024 and part.file_size > MAX_XLSX_RATIO * max(part.compress_size, 1):
+            raise PackError([Problem("file", "", f"a part of the spreadsheet is compressed more than "
+                                                 f"{MAX_XLSX_RATIO} times ({shown(part.filename)}): refused as a "
+                                                 "zip bomb")])
+
+
 def read_kahoot(data: bytes) -> tuple[list[RawQuestion], list[Problem]]:
     """The Kahoot! spreadsheet template (.xlsx): a header row with "Question", "Answer 1" to "Answer 4",
     "Time limit" and "Correct answer(s)", then one question per row. Rows with several correct answers are
-    reported, not changed."""
+    reported, not changed. The file is checked as a zip first (check_xlsx); its XML is read through defusedxml
+    (openpyxl uses it when it is installed), so entity tricks are refused; declared dimensions are ignored, at most
+    MAX_COLUMNS columns and MAX_ROWS rows are read, and reading stops after MAX_EMPTY_ROWS empty rows in a row."""
     import zipfile
 
     from openpyxl import load_workbook
 
+    check_xlsx(data)
+    entities = _entity_errors()
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
+    except entities:
+        raise PackError([_entities_problem("file")]) from None
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError, AttributeError, IndexError) as error:
+        if entities and isinstance(error.__cause__, entities):  # openpyxl wraps what defusedxml refused
+            raise PackError([_entities_problem("file")]) from None
         raise PackError([Problem("file", "", f"not a readable .xlsx spreadsheet ({type(error).__name__})")]) from None
-    sheet = book.worksheets[0]
+    try:
+        if not book.worksheets:
+            raise PackError([Problem("file", "", "the spreadsheet has no sheet")])
+        return _kahoot_rows(book.worksheets[0], entities)
+    finally:
+        book.close()
+
+
+def _entity_errors() -> tuple[type[Exception], ...]:
+    try:
+        from defusedxml import DefusedXmlException
+    except ImportError:  # pragma: no cover - defusedxml is a dependency; without it openpyxl's own parser is used
+        return ()
+    return (DefusedXmlException,)
+
+
+def _entities_problem(where: str) -> Problem:
+    return Problem(where, "", "the spreadsheet declares XML entities (a DTD), which are not allowed")
+
+
+def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[list[RawQuestion], list[Problem]]:
     columns: dict[str, int] = {}
     raws: list[RawQuestion] = []
     problems: list[Problem] = []
-    for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+    if hasattr(sheet, "reset_dimensions"):
+        sheet.reset_dimensions()  # the declared size can claim a million rows of 16,384 columns: read what is there
+    rows = enumerate(sheet.iter_rows(max_col=MAX_COLUMNS, values_only=True), start=1)
+    number, empty, filled = 0, 0, 0
+    while True:
+        try:
+            number, row = next(rows)
+        except StopIteration:
+            break
+        except entities:
+            problems.append(_entities_problem(f"row {number + 1}"))
+            break
+        except (ValueError, TypeError, OverflowError, KeyError, IndexError) as error:
+            problems.append(Problem(f"row {number + 1}", "", f"a cell cannot be read ({type(error).__name__} "
+                                                             f"{clipped(str(error))})"))
+            break
         cells = ["" if c is None else str(c).strip() for c in row]
+        if not any(cells):
+            empty += 1
+            if empty > MAX_EMPTY_ROWS:
+                problems.append(Problem(f"row {number}", "", f"more than {MAX_EMPTY_ROWS:,} empty rows in a row: "
+                                                             "delete them and import again"))
+                break
+            continue
+        empty = 0
+        filled += 1
+        if filled > MAX_ROWS:
+            problems.append(Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most "
+                                                         f"{MAX_QUESTIONS:,} questions"))
+            break
         if not columns:
             lowered = [c.lower() for c in cells]
             if any(c.startswith("question") for c in lowered) and any(c.startswith("answer 1") for c in lowered):
@@ -370,14 +602,19 @@ def read_kahoot(data: bytes) -> tuple[list[RawQuestion], list[Problem]]:
             options.pop()
         marks = [m.strip() for m in re.split(r"[,;\s]+", get("correct")) if m.strip()]
         if len(marks) > 1:
-            problems.append(Problem(where, "correct", f"several correct answers ({', '.join(marks)}); Throneroom "
+            marks_shown = ", ".join(clipped(m) for m in marks[:5]) + (", …" if len(marks) > 5 else "")
+            problems.append(Problem(where, "correct", f"several correct answers ({marks_shown}); Throneroom "
                                                       "questions have exactly one: keep one and import again"))
             continue
-        correct: Any = int(float(marks[0])) - 1 if marks and re.fullmatch(r"\d+(\.0)?", marks[0]) else None
+        correct: Any = _option_number(marks[0], None) if marks else None
         limit = get("time limit")
-        if limit and limit.replace(".0", "").isdigit() and int(float(limit)) not in KAHOOT_TIMES:
-            problems.append(Problem(where, "time limit", f"{limit} s is not a Kahoot! time; ignored (Throneroom "
-                                                         "uses its own timers)", warning=True))
+        if limit and SMALL_NUMBER.fullmatch(limit):
+            if int(limit.split(".")[0]) not in KAHOOT_TIMES:
+                problems.append(Problem(where, "time limit", f"{limit} s is not a Kahoot! time; ignored (Throneroom "
+                                                             "uses its own timers)", warning=True))
+        elif limit:
+            problems.append(Problem(where, "time limit", f"{shown(limit)} is not a number of seconds; ignored "
+                                                         "(Throneroom uses its own timers)", warning=True))
         raws.append(RawQuestion(where, "choice", get("question"), None, options, correct))
     if not columns:
         problems.append(Problem("file", "header", "no header row with Question and Answer 1 columns: use the "

@@ -20,6 +20,17 @@ TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd
 TV_OPTION_CHARS = 60
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_QUESTIONS = 20_000
+# Hard limits that hold in every format (docs/packs.md, "Limits"): a hostile file is refused quickly, whatever it holds.
+MAX_LINES = 250_000  # lines of a CSV, GIFT or Aiken file
+MAX_ROWS = MAX_QUESTIONS + 1000  # rows with something in them (CSV, Kahoot! spreadsheet)
+MAX_EMPTY_ROWS = 10_000  # empty rows in a row in a spreadsheet
+MAX_COLUMNS = 64  # columns read of a spreadsheet row, CSV header columns
+MAX_DEPTH = 20  # nesting of lists and objects in JSON and YAML
+MAX_DIGITS = 15  # digits of a number, checked before it is converted
+MAX_XLSX_BYTES = 40 * 1024 * 1024  # uncompressed size of a spreadsheet's parts, all together
+MAX_XLSX_RATIO = 100  # uncompressed size / compressed size of a spreadsheet part above 1 MB
+MAX_SHOWN_ERRORS, MAX_SHOWN_WARNINGS = 50, 20  # problems listed in a report (the rest are counted)
+SHOWN_CHARS = 40  # characters of a value quoted in a problem
 
 
 @dataclass
@@ -30,6 +41,10 @@ class Problem:
     field: str
     message: str
     warning: bool = False
+
+    def __post_init__(self) -> None:
+        # a report is always small, whatever a file holds; values are quoted through shown() where they are known
+        self.where, self.field, self.message = self.where[:60], self.field[:60], self.message[:400]
 
     def __str__(self) -> str:
         kind = "warning" if self.warning else "error"
@@ -101,13 +116,59 @@ class Pack:
                 "questions": [q.to_json() for q in self.questions]}
 
 
+def shown(value: Any) -> str:
+    """A value as a problem quotes it: at most about SHOWN_CHARS characters, never the whole of a big value (a
+    list is described, not printed; a huge number is not converted to text)."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= SHOWN_CHARS else repr(value[:SHOWN_CHARS]) + "…"
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if value.bit_length() <= 64 else "a number too long"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def clipped(text: str) -> str:
+    """Text as a problem quotes it without quotation marks: at most SHOWN_CHARS characters and an ellipsis."""
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+
+
+def limited(problems: list[Problem]) -> list[Problem]:
+    """The problems a report lists: the first MAX_SHOWN_ERRORS errors and MAX_SHOWN_WARNINGS warnings, in order,
+    and one line counting the rest."""
+    kept, errors, warnings = [], 0, 0
+    for problem in problems:
+        if problem.warning:
+            warnings += 1
+            if warnings <= MAX_SHOWN_WARNINGS:
+                kept.append(problem)
+        else:
+            errors += 1
+            if errors <= MAX_SHOWN_ERRORS:
+                kept.append(problem)
+    hidden_errors, hidden_warnings = max(0, errors - MAX_SHOWN_ERRORS), max(0, warnings - MAX_SHOWN_WARNINGS)
+    if hidden_errors:
+        kept.append(Problem("file", "", f"and {hidden_errors:,} more problems of the same kinds"))
+    if hidden_warnings:
+        kept.append(Problem("file", "", f"and {hidden_warnings:,} more warnings", warning=True))
+    return kept
+
+
 class PackError(ValueError):
-    """A file that cannot become a pack; ``problems`` lists every problem found (warnings included)."""
+    """A file that cannot become a pack; ``problems`` lists the problems found (warnings included), at most
+    MAX_SHOWN_ERRORS errors and MAX_SHOWN_WARNINGS warnings with a line counting the rest."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        errors = [p for p in problems if not p.warning]
-        super().__init__(f"{len(errors)} problem{'s' * (len(errors) != 1)}: " + "; ".join(str(p) for p in errors[:5]))
+        self.problems = limited(problems)
+        count = sum(not p.warning for p in problems)
+        errors = [p for p in self.problems if not p.warning]
+        super().__init__(f"{count} problem{'s' * (count != 1)}: " + "; ".join(str(p) for p in errors[:5]))
 
 
 def clean_text(value: Any) -> str | None:
@@ -127,12 +188,14 @@ def whole_number(value: Any) -> int | None:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str):
+        if len(value.strip()) > MAX_DIGITS + 8:  # digits and thousands separators; refused before int() sees it
+            return None
         from engine.campaign.game import parse_number  # the same rules as a phone's keypad (CAMP-D14)
         from engine.core import InvalidAction
 
         try:
             return parse_number(value)
-        except InvalidAction:
+        except (InvalidAction, ValueError):
             return None
     return None
 
@@ -154,7 +217,7 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
     if kind in ("multiple", "multiple_choice", "mc", "quiz", "boolean"):
         kind = "choice"
     if kind not in ("numeric", "choice"):
-        error("type", f"unsupported question type {raw.type!r}: use numeric or choice")
+        error("type", f"unsupported question type {shown(raw.type)}: use numeric or choice")
         return None
     prompt = clean_text(raw.prompt)
     if prompt is None:
@@ -164,16 +227,16 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
     category = clean_text(raw.category) or "general"
     category = category.lower()
     if category not in CATEGORIES:
-        warn("category", f"unknown category {category!r}: filed under general")
+        warn("category", f"unknown category {shown(category)}: filed under general")
         category = "general"
     difficulty = (clean_text(raw.difficulty) or "medium").lower()
     if difficulty not in DIFFICULTIES:
-        error("difficulty", f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {raw.difficulty!r}")
+        error("difficulty", f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {shown(raw.difficulty)}")
     source = clean_text(raw.source) if raw.source is not None else None
     if kind == "numeric":
         answer = whole_number(raw.answer)
         if answer is None:
-            error("answer", f"a numeric answer must be a whole number, not {raw.answer!r}")
+            error("answer", f"a numeric answer must be a whole number, not {shown(raw.answer)}")
         elif not 0 <= answer <= MAX_NUMBER:
             error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}")
         unit = clean_text(raw.unit) if raw.unit is not None else None
@@ -217,7 +280,8 @@ def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any
     elif len(pack_name) > 80:
         problems.append(Problem("pack", "name", "a pack name is at most 80 characters"))
     if language not in LANGUAGES:
-        problems.append(Problem("pack", "language", f"language must be one of {', '.join(LANGUAGES)}, not {language!r}"))
+        problems.append(Problem("pack", "language", f"language must be one of {', '.join(LANGUAGES)}, "
+                                                   f"not {shown(language)}"))
     if not raws and not [p for p in problems if not p.warning]:
         problems.append(Problem("pack", "questions", "the file holds no questions"))
     if len(raws) > MAX_QUESTIONS:
@@ -237,4 +301,4 @@ def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any
     if [p for p in problems if not p.warning]:
         raise PackError(problems)
     return Pack(pack_name or "", language, questions, clean_text(author) or "", clean_text(licence) or "",
-                clean_text(description) or "", [p for p in problems if p.warning])
+                clean_text(description) or "", limited([p for p in problems if p.warning]))
