@@ -9,7 +9,10 @@ A game takes part by offering ``audience_question(state)`` (the Short Campaign d
   once per spectator and question.
 - Answers are appended to their own table in batches (``flush``): the ticker writes whatever arrived since its last
   turn in one transaction, and a question is always written before it is scored. An accepted answer can thus be
-  lost only if the process dies within one tick of it (a clean stop flushes); see docs/decisions.md.
+  lost only if the process dies within one tick of it (a clean stop flushes); see docs/decisions.md. A batch the
+  database refuses (locked by another process, say) stays waiting and is written on a later turn: an acknowledged
+  answer is never dropped. Up to ``MAX_WAITING`` answers may wait; beyond that new ones are refused with
+  ``storage_busy``, and once answers have waited ``TROUBLE_AFTER_S`` the host's TV says so (``trouble``).
 - At the reveal the question is scored (``score_question``) and the running leaderboard updated. A restarted server
   rebuilds all of it: the room service replays the room's log and calls ``observe`` after each event, with the
   room's stored answers preloaded, so every question is scored again exactly as it was live.
@@ -20,10 +23,12 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, select
 
 from engine.core import Timing
@@ -35,6 +40,9 @@ NUMERIC_POINTS = 150  # the closest answer of a numeric question; the farthest g
 CHOICE_POINTS = 100  # a right answer to a multiple-choice question ...
 SPEED_POINTS = 50  # ... plus up to this much for being among the fastest right answers
 FLUSH_AT = 500  # answers waiting: write them at once rather than wait for the ticker
+MAX_WAITING = 50_000  # answers waiting for the database (it refused them): beyond this, new ones are refused
+TROUBLE_AFTER_S = 5.0  # answers unsaved this long: the host's TV shows a warning until they are written
+RETRY_AFTER_S = 1.0  # after a refused write, the next try waits this long (each try may stall the loop briefly)
 
 
 class AudienceAnswerRecord(SQLModel, table=True):
@@ -166,22 +174,59 @@ class Audience:
         self.pending: list[dict[str, Any]] = []
         self.written = 0  # answers written so far (the benchmark reports it)
         self.flushes = 0
+        self.failed_flushes = 0
+        self.max_waiting = MAX_WAITING
+        self.trouble_after_s = TROUBLE_AFTER_S
+        self.retry_after_s = RETRY_AFTER_S
+        self.failed_at: float | None = None  # monotonic time of the last refused write
+        self.waiting_since: dict[str, float] = {}  # room code -> monotonic time its oldest unsaved answer came
+        self.trouble_shown: set[str] = set()  # rooms whose TV was last told of the warning (``score_due``)
         self._write_lock = threading.Lock()
 
     # ----- storage -----
 
-    def flush(self) -> int:
-        """Write every waiting answer in one transaction; returns how many."""
+    def flush(self, force: bool = False) -> int:
+        """Write every waiting answer in one transaction; returns how many. If the database refuses (a lock held
+        elsewhere, say), the answers stay waiting: an acknowledged answer is never dropped. The next try comes
+        ``retry_after_s`` later (``force``: at once), so a long lock costs the event loop one short wait a second
+        rather than one per turn of the ticker."""
         with self._write_lock:
             if not self.pending:
                 return 0
-            rows, self.pending = self.pending, []
-            with Session(self.engine) as session:
-                session.execute(insert(AudienceAnswerRecord), rows)
-                session.commit()
+            if not force and self.failed_at is not None and time.monotonic() - self.failed_at < self.retry_after_s:
+                return 0
+            rows = self.pending[:]  # answers taken while this writes are appended after them
+            try:
+                with Session(self.engine) as session:
+                    session.execute(insert(AudienceAnswerRecord), rows)
+                    session.commit()
+            except SQLAlchemyError as error:
+                self.failed_flushes += 1
+                self.failed_at = time.monotonic()
+                log.warning("could not write %d audience answer(s), will try again: %s", len(rows),
+                            str(getattr(error, "orig", error)) or type(error).__name__)
+                return 0
+            del self.pending[:len(rows)]
+            self.failed_at = None
+            still = {row["room_code"] for row in self.pending}
+            for code in list(self.waiting_since):
+                if code not in still:
+                    del self.waiting_since[code]
             self.written += len(rows)
             self.flushes += 1
             return len(rows)
+
+    def trouble(self, code: str) -> dict[str, Any] | None:
+        """For the host's TV: None, or ``{waiting, seconds}`` once this room's audience answers have waited
+        ``trouble_after_s`` or more unsaved (the database refused them): how many answers wait in all, and how long
+        this room's oldest has."""
+        since = self.waiting_since.get(code)
+        if since is None:
+            return None
+        seconds = time.monotonic() - since
+        if seconds < self.trouble_after_s:
+            return None
+        return {"waiting": len(self.pending), "seconds": int(seconds)}
 
     def preload(self, code: str) -> None:
         """Before a room's log is replayed: its stored answers, to be scored again as the replay reaches them."""
@@ -235,7 +280,16 @@ class Audience:
                 self._score(room.code, audience, question)
 
     def score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
-        """Score the room's revealed question once the grace for answers in flight is over; whether it did."""
+        """Score the room's revealed question once the grace for answers in flight is over; whether the room's view
+        changed: it scored, or the storage warning (``trouble``) came or went since the last call."""
+        troubled = self.trouble(room.code) is not None
+        if troubled != (room.code in self.trouble_shown):
+            (self.trouble_shown.add if troubled else self.trouble_shown.discard)(room.code)
+            self._score_due(room, now_ms, grace_ms)
+            return True
+        return self._score_due(room, now_ms, grace_ms)
+
+    def _score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
         audience = self.rooms.get(room.code)
         question = audience.question if audience is not None else None
         if question is None or question.scored or question.correct is None or question.closed_at is None:
@@ -309,6 +363,8 @@ class Audience:
                                 else "pick an option", "action")
         if kind == "choice" and value >= question.options:
             raise AudienceError("invalid", "no such option", "action")
+        if len(self.pending) >= self.max_waiting:
+            raise AudienceError("storage_busy", "the server could not save that: try again")
         timing: Timing = measure(question.opens_ms, claimed)
         if not asked["open"] and question.opens_ms + timing.effective > min(closed_at, question.closes_ms):
             raise AudienceError("too_late", "too late: the question has closed")  # tapped after the close
@@ -316,6 +372,7 @@ class Audience:
         self.pending.append({"room_code": room.code, "game": room.games_started, "question": question.key,
                              "seat": seat_id, "value": value, "wall_ms": wall_ms,
                              "timing": json.dumps(timing.to_json(), separators=(",", ":"))})
+        self.waiting_since.setdefault(room.code, time.monotonic())
         if len(self.pending) >= FLUSH_AT:
             self.flush()
         return {"ms": timing.effective}

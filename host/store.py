@@ -2,6 +2,10 @@
 
 A room is its creation record plus an ordered log of events. Every accepted event is appended here, and
 committed, before any of its effects is sent to a client; a room is rebuilt by replaying its log.
+
+A write that finds the database locked by someone else (another process, a backup) waits at most ``BUSY_TIMEOUT_S``:
+the server has one event loop and a blocked SQLite call blocks all of it. An event that cannot be logged then is
+refused with ``storage_busy`` (nothing applied); the clocks and the audience's answers are written on a later turn.
 """
 
 from __future__ import annotations
@@ -11,11 +15,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import UniqueConstraint, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-import questions.store  # noqa: F401  (the pack tables live in the same database)
+import questions.store  # the pack tables live in the same database
+from host.room import RoomError
+
+BUSY_TIMEOUT_S = 0.2  # how long a SQLite write waits for a lock held elsewhere (SQLite's default is 5 s)
 
 
 class RoomRecord(SQLModel, table=True):
@@ -76,7 +84,7 @@ class Store:
     def __init__(self, url: str):
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
         self.url = url
@@ -93,13 +101,19 @@ class Store:
                 cursor.close()
 
         SQLModel.metadata.create_all(self.engine)
+        self.migrate()
 
     def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int) -> None:
-        """Record a new room."""
-        with Session(self.engine) as session:
-            session.add(RoomRecord(code=code, host_token_hash=host_token_hash, seed=seed,
-                                   created_ms=now_ms, updated_ms=now_ms))
-            session.commit()
+        """Record a new room; RoomError ``storage_busy`` if the database stayed locked (see ``append``)."""
+        try:
+            with Session(self.engine) as session:
+                session.add(RoomRecord(code=code, host_token_hash=host_token_hash, seed=seed,
+                                       created_ms=now_ms, updated_ms=now_ms))
+                session.commit()
+        except OperationalError as error:
+            if not is_busy(error):
+                raise
+            raise RoomError("storage_busy", "the server could not save that: try again") from error
 
     def room(self, code: str) -> RoomRecord | None:
         """The room record with this code, if any."""
@@ -114,15 +128,21 @@ class Store:
             return list(session.exec(query))
 
     def append(self, code: str, seq: int, kind: str, data: dict[str, Any], wall_ms: int) -> None:
-        """Append one event and commit; raises if the sequence number is taken."""
-        with Session(self.engine) as session:
-            session.add(EventRecord(room_code=code, seq=seq, kind=kind,
-                                    data=json.dumps(data, separators=(",", ":")), wall_ms=wall_ms))
-            record = session.get(RoomRecord, code)
-            if record is not None:
-                record.updated_ms = wall_ms
-                session.add(record)
-            session.commit()
+        """Append one event and commit; raises if the sequence number is taken, and RoomError ``storage_busy`` (with
+        nothing written) if the database stayed locked by someone else for ``BUSY_TIMEOUT_S``."""
+        try:
+            with Session(self.engine) as session:
+                session.add(EventRecord(room_code=code, seq=seq, kind=kind,
+                                        data=json.dumps(data, separators=(",", ":")), wall_ms=wall_ms))
+                record = session.get(RoomRecord, code)
+                if record is not None:
+                    record.updated_ms = wall_ms
+                    session.add(record)
+                session.commit()
+        except OperationalError as error:
+            if not is_busy(error):
+                raise
+            raise RoomError("storage_busy", "the server could not save that: try again") from error
 
     def events(self, code: str) -> Iterator[StoredEvent]:
         """The room's log in order."""
@@ -152,6 +172,59 @@ class Store:
             record = session.get(ClockRecord, code)
             return None if record is None else record.game_ms
 
+    def migrate(self) -> None:
+        """Bring an older database up to date (questions/store.py ``migrate``: stable pack ids)."""
+        questions.store.migrate(self.engine)
+
+    def checkpoint(self) -> bool:
+        """SQLite: move everything in the write-ahead log into the database file and empty the log
+        (``wal_checkpoint(TRUNCATE)``), so that the .db file alone holds all the data (as a clean stop leaves it);
+        whether it did (False if a reader or writer elsewhere kept it from finishing). Other databases: True."""
+        if not self.url.startswith("sqlite"):
+            return True
+        with self.engine.connect() as connection:
+            busy, _log, _moved = connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)")).one()
+        return not busy
+
+    def delete_rooms(self, codes: list[str]) -> None:
+        """Delete these rooms and all that belongs to them, in one transaction."""
+        if not codes:
+            return
+        with Session(self.engine) as session:
+            _delete_rooms(session, list(codes))
+            session.commit()
+
+    def expire_rooms(self, before_ms: int, keep: set[str] | None = None) -> list[str]:
+        """Delete the rooms whose last event is older than ``before_ms`` (wall ms), except those in ``keep``; returns
+        their codes. Their codes can then be drawn again."""
+        with Session(self.engine) as session:
+            codes = [c for c in session.exec(select(RoomRecord.code).where(RoomRecord.updated_ms < before_ms))
+                     if c not in (keep or set())]
+            if codes:
+                _delete_rooms(session, codes)
+                session.commit()
+        return codes
+
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+
+def is_busy(error: OperationalError) -> bool:
+    """Whether a database error is a lock held elsewhere (SQLite's "database is locked", "database table is locked"
+    or a busy snapshot), which passes, rather than a broken database."""
+    text_ = str(getattr(error, "orig", error)).lower()
+    return "locked" in text_ or "busy" in text_
+
+
+def _delete_rooms(session: Session, codes: list[str]) -> None:
+    """Everything a database holds about these rooms (their log, clock, audience answers and record)."""
+    from sqlalchemy import delete
+
+    from host.audience import AudienceAnswerRecord
+
+    for first in range(0, len(codes), 500):  # SQLite takes at most 999 parameters per statement
+        chunk = codes[first:first + 500]
+        for table, column in ((EventRecord, EventRecord.room_code), (ClockRecord, ClockRecord.room_code),
+                              (AudienceAnswerRecord, AudienceAnswerRecord.room_code), (RoomRecord, RoomRecord.code)):
+            session.exec(delete(table).where(column.in_(chunk)))  # type: ignore[call-overload,attr-defined]

@@ -1,6 +1,8 @@
 """The questions a room can draw from: the built-in packs shipped in questions/packs/ and the packs hosts
-uploaded (in the database). Pack ids are ``builtin:<file name>`` and ``db:<number>``; question ids add the
-question's place in its pack (``builtin:en-numbers:17``), so a room can tell which questions it has seen."""
+uploaded (in the database). Pack ids are ``builtin:<file name>`` and ``db:<uuid>`` (32 hex digits, never given to
+another pack, even after a delete); a pack uploaded before uuids also answers to its old ``db:<number>``, so a room
+that chose it by that number still gets that very pack (questions/store.py). Question ids add the question's place in
+its pack (``builtin:en-numbers:17``), so a room can tell which questions it has seen."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from sqlalchemy import Engine
 
 from questions.formats import read_pack
 from questions.model import Pack, PackError, Question
-from questions.store import list_packs, load_pack
+from questions.store import current_key, is_key, list_packs, load_pack
 
 BUILTIN_DIR = Path(__file__).with_name("packs")
 log = logging.getLogger("throneroom.packs")
@@ -60,17 +62,41 @@ class Library:
                                "numeric": row["numeric"], "choice": row["choice"], "builtin": False})
         return result
 
+    def _db_key(self, pack_id: Any) -> str | None:
+        """The store's key of a ``db:`` pack id of the right form, else None."""
+        if self.engine is None or not isinstance(pack_id, str) or not pack_id.startswith("db:"):
+            return None
+        key = pack_id[3:]
+        return key if is_key(key) else None
+
+    def current_id(self, pack_id: Any) -> str | None:
+        """The id a known pack is listed under (``db:<number>`` of a pack from before uuids gives its ``db:<uuid>``);
+        None if there is no such pack (never was, or deleted)."""
+        if isinstance(pack_id, str) and pack_id in builtin_packs():
+            return pack_id
+        key = self._db_key(pack_id)
+        found = current_key(self.engine, key) if key is not None else None
+        return None if found is None else f"db:{found}"
+
+    def current(self, pack_ids: list[str]) -> list[str]:
+        """These packs as listed, in order, without the ones that are gone (what a lobby shows as chosen)."""
+        result: list[str] = []
+        for pack_id in pack_ids:
+            found = self.current_id(pack_id)
+            if found is not None and found not in result:
+                result.append(found)
+        return result
+
     def has(self, pack_id: str) -> bool:
         """Whether a pack id is known."""
-        return any(p["id"] == pack_id for p in self.packs())
+        return self.current_id(pack_id) is not None
 
     def pack(self, pack_id: str) -> Pack | None:
         """One pack, whole."""
         if pack_id in builtin_packs():
             return builtin_packs()[pack_id]
-        if pack_id.startswith("db:") and pack_id[3:].isdigit() and self.engine is not None:
-            return load_pack(self.engine, int(pack_id[3:]))
-        return None
+        key = self._db_key(pack_id)
+        return load_pack(self.engine, key) if key is not None else None
 
     def entries(self, pack_ids: list[str]) -> list[Entry]:
         """The questions of these packs, with their ids."""

@@ -1,12 +1,19 @@
-"""Question packs in the database (SQLModel): import all-or-nothing, list, read back, export, delete."""
+"""Question packs in the database (SQLModel): import all-or-nothing, list, read back, export, delete.
+
+A stored pack is known by its ``uuid`` (a random UUID4 in hex), which is never given to another pack: SQLite gives the
+integer ``id`` of a deleted row to the next one, so that number is only the questions' link to their pack. Packs
+stored before the uuid existed keep their old number in ``legacy_id`` (``migrate``), so a room that chose one by
+that number still finds that very pack; packs made since have none, and never answer to a number.
+"""
 
 from __future__ import annotations
 
 import json
 import time
+import uuid
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, inspect, text
 from sqlmodel import Field, Session, SQLModel, delete, select
 
 from questions.model import Pack, Question
@@ -17,7 +24,9 @@ class PackRecord(SQLModel, table=True):
 
     __tablename__ = "pack"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)  # internal: SQLite reuses it (see the module's doc)
+    uuid: str = Field(default_factory=lambda: uuid.uuid4().hex, unique=True, index=True, max_length=32)
+    legacy_id: int | None = Field(default=None, index=True)  # the id of a pack stored before uuids
     name: str
     language: str = Field(index=True)
     author: str = ""
@@ -45,55 +54,116 @@ class QuestionRecord(SQLModel, table=True):
     source: str | None = None
 
 
-def save_pack(engine: Engine, pack: Pack) -> int:
-    """Store a checked pack in one transaction; returns its id."""
+def save_pack(engine: Engine, pack: Pack) -> str:
+    """Store a checked pack in one transaction; returns its key (the uuid)."""
+    from json.encoder import encode_basestring  # what json.dumps(options, ensure_ascii=False) writes, faster
+
+    # the rows are made before the transaction starts, so that it holds the database's lock only while it writes
+    values = [(position, q.type, q.prompt, q.answer, q.unit,
+               "[" + ", ".join(map(encode_basestring, q.options)) + "]" if q.options else None,
+               q.correct, q.category, q.difficulty, q.source) for position, q in enumerate(pack.questions)]
     with Session(engine) as session:
         record = PackRecord(name=pack.name, language=pack.language, author=pack.author, licence=pack.licence,
-                            description=pack.description, created_ms=time.time_ns() // 1_000_000)
+                            description=pack.description, created_ms=time.time_ns() // 1_000_000,
+                            uuid=uuid.uuid4().hex)
         session.add(record)
         session.flush()
-        for position, q in enumerate(pack.questions):
-            session.add(QuestionRecord(pack_id=record.id, position=position, type=q.type, prompt=q.prompt,
-                                       answer=q.answer, unit=q.unit,
-                                       options=json.dumps(list(q.options), ensure_ascii=False) if q.options else None,
-                                       correct=q.correct, category=q.category, difficulty=q.difficulty,
-                                       source=q.source))
+        rows = [(record.id, *row) for row in values]
+        columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
+                   "difficulty", "source")
+        connection = session.connection()
+        if rows and connection.dialect.paramstyle == "qmark":  # SQLite: one executemany straight to the driver, so
+            connection.exec_driver_sql(  # 20,000 questions hold the server's loop and the database lock briefly
+                f"INSERT INTO question ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+        elif rows:
+            connection.execute(QuestionRecord.__table__.insert(), [dict(zip(columns, row)) for row in rows])
         session.commit()
-        return int(record.id)
+        return str(record.uuid)
+
+
+def migrate(engine: Engine) -> int:
+    """Bring a database from before stable pack ids up to date (SQLite and PostgreSQL alike): add the ``uuid`` and
+    ``legacy_id`` columns, give every pack without a uuid one and keep its number as its legacy id; returns how
+    many packs it gave a uuid. Safe to run on every start: on an up-to-date database it changes nothing."""
+    columns = {c["name"] for c in inspect(engine).get_columns("pack")}
+    with engine.begin() as connection:
+        if "uuid" not in columns:
+            connection.execute(text("ALTER TABLE pack ADD COLUMN uuid VARCHAR(32)"))
+        if "legacy_id" not in columns:
+            connection.execute(text("ALTER TABLE pack ADD COLUMN legacy_id INTEGER"))
+        old = list(connection.execute(text("SELECT id FROM pack WHERE uuid IS NULL")).scalars())
+        for pack_id in old:
+            connection.execute(text("UPDATE pack SET uuid = :uuid, legacy_id = :id WHERE id = :id"),
+                               {"uuid": uuid.uuid4().hex, "id": pack_id})
+        connection.execute(text("CREATE UNIQUE INDEX IF NOT EXISTS ix_pack_uuid ON pack (uuid)"))
+        connection.execute(text("CREATE INDEX IF NOT EXISTS ix_pack_legacy_id ON pack (legacy_id)"))
+    return len(old)
+
+
+def is_key(key: Any) -> bool:
+    """Whether this is the form of a stored pack's key: its uuid (32 lower-case hex digits) or, for a pack stored
+    before uuids, its old number."""
+    if not isinstance(key, str):
+        return False
+    if len(key) == 32:
+        return all(c in "0123456789abcdef" for c in key)
+    return 0 < len(key) <= 18 and key.isascii() and key.isdigit()
+
+
+def _find(session: Session, key: str) -> PackRecord | None:
+    """The pack with this key (see ``is_key``), if any."""
+    if not is_key(key):
+        return None
+    if len(key) == 32:
+        query = select(PackRecord).where(PackRecord.uuid == key)
+    else:
+        query = select(PackRecord).where(PackRecord.legacy_id == int(key))
+    return session.exec(query).first()
+
+
+def current_key(engine: Engine, key: str) -> str | None:
+    """The uuid of the pack with this key (a uuid or a legacy number), if there is such a pack."""
+    with Session(engine) as session:
+        record = _find(session, key)
+        return None if record is None else str(record.uuid)
 
 
 def list_packs(engine: Engine) -> list[dict[str, Any]]:
     """Every pack with its question counts by type."""
+    from sqlalchemy import func
+
     with Session(engine) as session:
         packs = list(session.exec(select(PackRecord).order_by(PackRecord.id)))
-        result = []
-        for p in packs:
-            types = [q for q in session.exec(select(QuestionRecord.type).where(QuestionRecord.pack_id == p.id))]
-            result.append({"id": p.id, "name": p.name, "language": p.language, "author": p.author,
-                           "licence": p.licence, "numeric": types.count("numeric"), "choice": types.count("choice")})
-        return result
+        counts: dict[tuple[int, str], int] = {}  # counted by the database: a lobby asks often, a pack may hold 20,000
+        query = select(QuestionRecord.pack_id, QuestionRecord.type, func.count()).group_by(QuestionRecord.pack_id,
+                                                                                           QuestionRecord.type)
+        for pack_id, kind, n in session.exec(query):  # type: ignore[call-overload]
+            counts[(pack_id, kind)] = n
+        return [{"id": p.uuid, "name": p.name, "language": p.language, "author": p.author, "licence": p.licence,
+                 "numeric": counts.get((p.id, "numeric"), 0), "choice": counts.get((p.id, "choice"), 0)}
+                for p in packs]
 
 
-def load_pack(engine: Engine, pack_id: int) -> Pack | None:
-    """A stored pack, read back whole."""
+def load_pack(engine: Engine, key: str) -> Pack | None:
+    """A stored pack by its key (``is_key``), read back whole."""
     with Session(engine) as session:
-        record = session.get(PackRecord, pack_id)
+        record = _find(session, key)
         if record is None:
             return None
-        rows = session.exec(select(QuestionRecord).where(QuestionRecord.pack_id == pack_id)
+        rows = session.exec(select(QuestionRecord).where(QuestionRecord.pack_id == record.id)
                             .order_by(QuestionRecord.position))
         questions = [Question(r.type, r.prompt, r.category, r.difficulty, r.answer, r.unit,
                               tuple(json.loads(r.options)) if r.options else (), r.correct, r.source) for r in rows]
         return Pack(record.name, record.language, questions, record.author, record.licence, record.description)
 
 
-def delete_pack(engine: Engine, pack_id: int) -> bool:
-    """Remove a pack and its questions; False if there was none."""
+def delete_pack(engine: Engine, key: str) -> bool:
+    """Remove a pack (by its key, ``is_key``) and its questions; False if there was none."""
     with Session(engine) as session:
-        record = session.get(PackRecord, pack_id)
+        record = _find(session, key)
         if record is None:
             return False
-        session.exec(delete(QuestionRecord).where(QuestionRecord.pack_id == pack_id))
+        session.exec(delete(QuestionRecord).where(QuestionRecord.pack_id == record.id))
         session.delete(record)
         session.commit()
         return True

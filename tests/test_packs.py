@@ -207,11 +207,14 @@ def test_cli_import_is_all_or_nothing(tmp_path: Path):
     assert cli("import", str(EXAMPLES / "example.gift"), "--db", str(db), "--name", "Mine").returncode == 0
     listing = cli("list", "--db", str(db))
     assert "Mine" in listing.stdout and "1 numeric" in listing.stdout
+    pack_id = listing.stdout.split()[0]  # db:<uuid>, as the TV knows it too
+    assert pack_id.startswith("db:") and len(pack_id) == 35
     out = tmp_path / "out.json"
-    assert cli("export", "1", str(out), "--db", str(db)).returncode == 0
+    assert cli("export", pack_id, str(out), "--db", str(db)).returncode == 0
     assert json.loads(out.read_text())["name"] == "Mine"
-    assert cli("delete", "1", "--db", str(db)).returncode == 0
-    assert cli("delete", "1", "--db", str(db)).returncode == 1
+    assert cli("export", "1", str(out), "--db", str(db)).returncode == 1  # a number is only a pack from before uuids
+    assert cli("delete", pack_id, "--db", str(db)).returncode == 0
+    assert cli("delete", pack_id, "--db", str(db)).returncode == 1
     assert cli("validate", str(bad)).returncode == 1
 
 
