@@ -17,9 +17,11 @@ from typing import Any
 
 from engine import registry
 from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
+from host.names import has_visible, mixed_scripts, same_name, strip_invisible
 
 MAX_PLAYERS = 12
 NAME_MAX = 20
+NAME_RAW_MAX = 200  # a typed name longer than this is refused before any cleaning or logging
 LANGUAGES = ("en", "fa", "ro")
 ROLES = ("player", "spectator")
 CODE_ALPHABET = "ABCDEFGHJKMNPRSTUVWXYZ"  # no I, L, O, Q: nothing to mistake for 1, 0 or each other
@@ -65,16 +67,35 @@ def hash_token(token: str) -> str:
 
 
 def clean_name(raw: Any) -> str:
-    """A display name, normalised, or RoomError naming the problem."""
+    """A display name, normalised, or RoomError naming the problem (docs/protocol.md, `join`): NFKC, without
+    control, format and invisible characters (a ZWNJ between two letters stays), one space between words; it must
+    show a letter, digit or emoji and must not mix Latin, Cyrillic and Greek letters (look-alikes)."""
     if not isinstance(raw, str):
         raise RoomError("invalid_name", "name must be text", "name")
-    name = unicodedata.normalize("NFC", STRAY_JOINERS.sub("", CONTROL_CHARS.sub("", raw)))
+    if len(raw) > NAME_RAW_MAX:
+        raise RoomError("invalid_name", f"name must be at most {NAME_MAX} characters", "name")
+    name = strip_invisible(unicodedata.normalize("NFKC", CONTROL_CHARS.sub("", raw)))
+    name = unicodedata.normalize("NFKC", STRAY_JOINERS.sub("", " ".join(name.split())))
     name = " ".join(name.split())
     if not name:
         raise RoomError("invalid_name", "name must not be empty", "name")
     if len(name) > NAME_MAX:
         raise RoomError("invalid_name", f"name must be at most {NAME_MAX} characters", "name")
+    if not has_visible(name):
+        raise RoomError("name_invisible", "a name needs a letter or a digit that can be seen", "name")
+    if mixed_scripts(name):
+        raise RoomError("name_mixed_scripts", "a name must not mix letters of Latin, Cyrillic or Greek, which look "
+                        "alike: write it in one alphabet", "name")
     return name
+
+
+def replayed_name(raw: Any) -> str:
+    """A name from a log written before names were cleaned as ``clean_name`` does: the cleaning of the time, so that
+    an old room replays as it was played (new logs hold the cleaned name, which this leaves as it is)."""
+    if not isinstance(raw, str):
+        raise RoomError("invalid_name", "name must be text", "name")
+    name = unicodedata.normalize("NFC", STRAY_JOINERS.sub("", CONTROL_CHARS.sub("", raw)))
+    return " ".join(name.split()) or "?"
 
 
 def is_room_code(code: Any) -> bool:
@@ -202,6 +223,7 @@ class Room:
     game_ms: int = 0  # the game clock at the last event
     seq: int = 0  # events applied
     version: int = 0  # changes seen by clients (events, connections)
+    replaying: bool = field(default=False, compare=False)  # the log is being replayed: events are taken as logged
 
     # ----- queries -----
 
@@ -235,9 +257,8 @@ class Room:
         return None
 
     def seat_named(self, name: str) -> Seat | None:
-        """The active seat with this name (ignoring case), if any."""
-        folded = name.casefold()
-        return next((s for s in self.active_seats() if s.name.casefold() == folded), None)
+        """The active seat with this name or one that looks the same (ignoring case; host/names.py), if any."""
+        return next((s for s in self.active_seats() if same_name(s.name, name)), None)
 
     def in_order(self, seats: list[Seat]) -> list[Seat]:
         """Seats in the room's order of who plays first (joining order, changed by the host's swaps)."""
@@ -253,9 +274,8 @@ class Room:
         return candidates if info is None or info.teams else candidates[:info.max_players]
 
     def is_name_taken(self, name: str, except_seat: int | None = None) -> bool:
-        """Whether another active seat already has this name (ignoring case)."""
-        holder = self.seat_named(name)
-        return holder is not None and holder.id != except_seat
+        """Whether another active seat already has this name or a look-alike of it (ignoring case)."""
+        return any(same_name(s.name, name) for s in self.active_seats() if s.id != except_seat)
 
     def game_settings(self, game_id: str) -> dict[str, Any]:
         """The lobby settings chosen for a game so far (defaults where not chosen)."""
@@ -290,13 +310,13 @@ class Room:
         return apply
 
     def _plan_join(self, data: dict[str, Any]) -> Effect:
-        name = clean_name(data.get("name"))
+        name = self._name(data)
         role = data.get("role")
         if role not in ROLES:
             raise RoomError("invalid_role", "role must be player or spectator", "role")
         if self.locked:
             raise RoomError("room_locked", "the room is locked: ask the host to unlock it")
-        if self.is_name_taken(name):
+        if not self.replaying and self.is_name_taken(name):
             raise RoomError("name_taken", f"the name {name!r} is taken in this room", "name")
         if role == "player" and len(self.players()) >= MAX_PLAYERS:
             raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")
@@ -324,16 +344,26 @@ class Room:
         return (0, 0)
 
     def _seat(self, data: dict[str, Any]) -> Seat:
+        """The active seat that ``data["seat"]`` names: a whole number (not 1.0, not true), or ``unknown_seat``."""
         seat_id = data.get("seat")
-        seat = self.seats.get(seat_id) if isinstance(seat_id, int) else None
+        seat = self.seats.get(seat_id) if type(seat_id) is int else None
         if seat is None or seat.kicked:
             raise RoomError("unknown_seat", "no such seat in this room", "seat")
         return seat
 
+    def _name(self, data: dict[str, Any]) -> str:
+        """The cleaned name of a join or rename, which replaces the typed one in ``data``: the log keeps only it.
+        A replayed log is taken as it was written (``replayed_name``)."""
+        if self.replaying:
+            return replayed_name(data.get("name"))
+        name = clean_name(data.get("name"))
+        data["name"] = name
+        return name
+
     def _plan_rename(self, data: dict[str, Any]) -> Effect:
         seat = self._seat(data)
-        name = clean_name(data.get("name"))
-        if self.is_name_taken(name, except_seat=seat.id):
+        name = self._name(data)
+        if not self.replaying and self.is_name_taken(name, except_seat=seat.id):
             raise RoomError("name_taken", f"the name {name!r} is taken in this room", "name")
 
         def effect() -> None:
@@ -515,8 +545,10 @@ class Room:
         return ", ".join(names) if names else "Bot"
 
     def _plan_team(self, data: dict[str, Any]) -> Effect:
-        """A player picks a team (or the host moves one): in the lobby of a team game, or, for a player who is
-        in no team yet, into a running team game (a latecomer; the team's private view catches them up)."""
+        """A player picks a team (or the host moves one): in the lobby of a team game, freely, or, for a player who
+        is in no team yet, into a running team game (a latecomer; the team's private view catches them up). A team a
+        bot plays takes a latecomer at once; a team with people only with ``by``, the member who let them in
+        (CROWN-D2, CROWN-D5: host/houses.py asks the members; a pick or a host's move never carries it)."""
         seat = self._seat(data)
         if seat.role != "player":
             raise RoomError("not_a_player", "spectators do not join a team", "seat")
@@ -543,6 +575,13 @@ class Room:
         if session.slot_of(seat.id) is not None:
             raise RoomError("already_in_team", "you already play in this game; a team is kept until it ends", "team")
         slot = session.slots[team]
+        by = data.get("by")
+        legacy = getattr(self, "replaying", False) and "by" not in data  # logged before consent existed ([11])
+        if (slot.members or by is not None) and not legacy:
+            helper = self.seats.get(by) if isinstance(by, int) and not isinstance(by, bool) else None
+            if helper is None or helper.kicked or helper.id not in slot.members:
+                raise RoomError("house_consent", "a house with people takes a new member only when one of them "
+                                "lets them in", "team")
 
         def enlist() -> None:
             seat.team = team

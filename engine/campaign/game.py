@@ -53,21 +53,27 @@ HISTORY_SHOWN = 12
 
 DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
 SEPARATORS = ",.'’٬ \u00a0\u202f\u066c"
-GROUPED = re.compile(r"^\d{1,3}(?:[" + re.escape(SEPARATORS) + r"]\d{3})+$")
+# Only 0-9 after the Persian and Arabic-Indic digits are translated: \d would take the digits of every script.
+GROUPED = re.compile(r"[0-9]{1,3}(?:[" + re.escape(SEPARATORS) + r"][0-9]{3})+")
+PLAIN = re.compile(r"[0-9]+")
+NUMBER_TEXT_MAX = 40  # the longest answer read at all: 999,999,999,999 with any separators fits many times over
 
 
 def parse_number(raw: Any) -> int:
-    """A typed whole number (CAMP-D14): Western, Persian or Arabic-Indic digits, thousands separators allowed."""
+    """A typed whole number (CAMP-D14): Western, Persian or Arabic-Indic digits, thousands separators allowed; the
+    digits of any other script are refused, with or without separators, and so is a text of over 40 characters."""
     if isinstance(raw, bool):
         raise InvalidAction("answer must be a whole number", "answer")
     if isinstance(raw, int):
         value = raw
     elif isinstance(raw, str):
+        if len(raw) > NUMBER_TEXT_MAX:  # before any parsing: int() of thousands of digits is slow, then refused
+            raise InvalidAction(f"answer must be between 0 and {MAX_NUMBER:,}", "answer")
         text = raw.strip().translate(DIGITS)
-        if text.isdigit() and text.isascii():
+        if PLAIN.fullmatch(text):
             digits = text
-        elif GROUPED.match(text):
-            digits = re.sub(r"\D", "", text)
+        elif GROUPED.fullmatch(text):
+            digits = re.sub(r"[^0-9]", "", text)
         else:
             raise InvalidAction(f"{raw[:20]!r} is not a whole number: use digits only", "answer")
         value = int(digits)
