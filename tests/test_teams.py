@@ -84,7 +84,9 @@ def test_a_latecomer_joins_a_running_team_game_and_cannot_switch(harness: Harnes
     assert pick(phones["Ana"], 0)["ok"] and control(tv, "start")["ok"]
     dan, _ = harness.join(code, "Dan")
     assert last_state(dan, "/play")["game"]["you"] is None
-    assert pick(dan, 0)["ok"]
+    request = pick(dan, 0)["request"]  # a team with people lets a latecomer in only when a member agrees ([11])
+    assert phones["Ana"].emit("house_answer", {"request": request, "accept": True}, namespace="/play",
+                              callback=True)["ok"]
     game = last_state(dan, "/play")["game"]
     assert game["you"] == 0 and game["slots"][0]["name"] == "Ana, Dan"
     assert pick(dan, 1)["error"]["code"] == "already_in_team"

@@ -18,6 +18,7 @@
   const outbox = [];  /* actions given while the connection was lost, sent in order as soon as it is back */
   let sayTimer = null;
   let typed = {name: null, error: ""};  /* the join form's name and error, kept across a change of language */
+  let houseNote = null;  /* why the team a latecomer asked did not let them in (a function: says it in the language now) */
 
   const savedLang = storage.get("lang");
   if (savedLang) TR.setLang(savedLang);
@@ -196,7 +197,7 @@
   function renderKey(next) {
     const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
     return JSON.stringify([next.phase, next.paused, game, next.me, next.audience || null, next.selected_game, next.players.length,
-      next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team]), next.lineup || null]);
+      next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team]), next.lineup || null, next.house_requests || null, houseNote && houseNote()]);
   }
 
   /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. The
@@ -207,12 +208,24 @@
       (order || keys.map((_, i) => i)).map((i) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
         "aria-pressed": mine === i ? "true" : "false", style: "--team: " + (colours[i] || "#888"),
         onclick: async () => {
+          houseNote = null;  /* a new pick: the last house's answer is old news */
           const answer = await request(socket, "team", {team: i});
           if (!answer.ok) say(errorText(answer.error), true); else say("");
+          if (answer.ok && answer.request) { lastKey = null; redraw(); }
         }},
         h("span", {class: "team-swatch", "aria-hidden": "true"}),
         h("span", {class: "team-name"}, t(keys[i])),
         h("span", {class: "team-members"}, membersOf(i)))));
+  }
+
+  /* A member of a team with people is asked to let a latecomer in ([11], CROWN-D2); a game may draw it itself. */
+  function askCard(ask) {
+    const reply = (accept) => act(null, {request: ask.id, accept}, "house_answer");
+    return h("section", {class: "house-ask", id: "house-ask", "data-request": ask.id, role: "alert"},
+      h("p", {class: "big-text"}, t("phone.asks_to_join", {name: TR.iso(ask.name)})),
+      h("div", {class: "row"},
+        h("button", {class: "big primary", type: "button", "data-answer": "let-in", onclick: () => reply(true)}, t("crownui.let_in")),
+        h("button", {class: "big", type: "button", "data-answer": "refuse", onclick: () => reply(false)}, t("crownui.refuse_in"))));
   }
 
   function redraw() {
@@ -254,10 +267,17 @@
         const members = (i) => TR.namesOf(state, game.slots[i].members || []);
         const botPlayed = (i) => game.slots[i].bot || !members(i).length;
         const order = game.team_keys.map((_, i) => i).sort((a, b) => botPlayed(b) - botPlayed(a) || a - b);  /* a bot's team first */
+        const asking = state.house_requests && state.house_requests.asking;  /* a team with people answers first ([11]) */
+        const note = asking ? h("p", {class: "muted", id: "house-waiting", role: "status"},
+          t("phone.house_waiting", {team: TR.iso(t(game.team_keys[asking.team]))}))
+          : houseNote ? h("p", {class: "field-error", id: "house-refused", role: "alert"}, houseNote()) : null;
+        if (note) area.prepend(note);
         area.prepend(teamPicker(game.team_keys, game.team_colours,
-          (i) => (botPlayed(i) ? t("tv.team_bot") : TR.list(members(i))), null, order));
+          (i) => (botPlayed(i) ? t("tv.team_bot") : TR.list(members(i))), asking ? asking.team : null, order));
       }
     }
+    const asks = game.you !== null && state.phase === "playing" && state.house_requests ? state.house_requests.asks : [];
+    if (asks.length && !(renderer && renderer.asks)) area.prepend(askCard(asks[0]));  /* a game without its own card */
     if (state.phase === "finished") {
       const index = game.outcome && game.you !== null ? game.outcome.ranking.indexOf(game.you) : -1;
       const places = (game.outcome && game.outcome.places) || [];
@@ -314,6 +334,16 @@
     storage.set("seat." + code, data.token);
     storage.set("name", typed.name);
     hello();
+  });
+  socket.on("house_answered", (data) => {  /* the house a latecomer asked let them in (the state shows it) or not */
+    if (!data || data.code !== code || data.accepted || !state || !state.game) return;
+    const keys = state.game.team_keys;
+    const team = () => TR.iso(t(keys[data.team] || ""));
+    houseNote = data.reason === "timeout" ? () => t("phone.house_no_answer", {team: team()})
+      : data.reason === "nobody_here" ? () => errorText({code: "house_nobody_here"})
+        : data.reason === "refused" ? () => t("phone.house_said_no", {team: team()}) : null;
+    lastKey = null;
+    redraw();
   });
   socket.on("claim_refused", () => {
     if (unseated !== "claim") return;

@@ -384,6 +384,19 @@ TR.games.crown = (() => {
       more ? h("p", {class: "c-more"}, t("crownui.more_prompts", {n: more})) : null);
   }
 
+  /* A latecomer asks to join the house ([11], CROWN-D2): any member lets them in or refuses (the room logs who let them
+   * in). Shown above the house's own task; the next one follows once it is answered. */
+  function askCard(ask, act, more) {
+    const reply = (accept) => act(null, {request: ask.id, accept}, "house_answer");
+    return h("section", {class: "c-prompt c-ask", id: "c-ask", "data-request": ask.id, role: "alert"},
+      h("h3", null, t("crownui.asks_to_join", {name: TR.iso(ask.name)})),
+      h("p", {class: "c-note"}, t("crownui.asks_note")),
+      h("div", {class: "c-confirm-row"},
+        h("button", {class: "primary big", type: "button", "data-answer": "let-in", onclick: () => reply(true)}, t("crownui.let_in")),
+        h("button", {class: "big", type: "button", "data-answer": "refuse", onclick: () => reply(false)}, t("crownui.refuse_in"))),
+      more ? h("p", {class: "c-more"}, t("crownui.more_prompts", {n: more})) : null);
+  }
+
   /* A book section; a closed one has no content at all (closed content would still take part in the layout). */
   function details(name, title, content) {
     return h("details", {class: "c-details", id: "c-section-" + name, open: open[name],
@@ -453,7 +466,8 @@ TR.games.crown = (() => {
       if (view.winner !== null && view.winner !== undefined) {
         parts.push(h("p", {class: "c-winner c-phone-winner"}, house(game, view.winner), " ", t("crownui.wins")));
       }
-      parts.push(books(game), ...task(game, send));
+      const asks = (state && state.house_requests && state.house_requests.asks) || [];
+      parts.push(books(game), asks.length && !game.aborted ? askCard(asks[0], act, asks.length - 1) : null, ...task(game, send));
       el.replaceChildren(h("div", {class: "c-phone", style: `--house: ${me.colour}`}, parts));
       TR.tickCountdowns(state, receivedAt);  /* a redraw on the page shows its clocks at once */
     };
@@ -461,5 +475,5 @@ TR.games.crown = (() => {
     draw();
   }
 
-  return {tv, phone};
+  return {tv, phone, asks: true};  /* asks: the phone draws a latecomer's request itself (askCard) */
 })();
