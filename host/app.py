@@ -32,6 +32,17 @@ DEFAULTS: dict[str, Any] = {
     "CLOCK": None,
     "SEED_SOURCE": None,
     "COALESCE_BROADCASTS": None,  # None: under eventlet (host/sockets.py install_broadcast)
+    # docs/security.md: what one guest may do
+    "ROOM_RATE": None,  # rooms one address may create (host/guard.py RATE_KINDS has the defaults); "off": no limit
+    "JOIN_RATE": None,  # joins from one address (new seats and "that's me")
+    "WATCH_RATE": None,  # TV screens one address may open
+    "UPLOAD_RATE": None,  # pack uploads from one address
+    "RATE_STORAGE": "memory://",  # where the counts are kept (any ``limits`` storage URI)
+    "MAX_SPECTATORS": 500,  # per room
+    "MAX_WATCHERS": 8,  # TV screens per room besides the host's own
+    "ROOM_TTL_HOURS": 48.0,  # a room without activity this long is deleted, and its code can be drawn again
+    "ALLOWED_HOSTS": (),  # names the server answers to besides its public URL's and the loopback ones
+    "TRUST_PROXY": 0,  # how many reverse proxies in front set X-Forwarded-For/-Proto/-Host
 }
 
 
@@ -64,6 +75,8 @@ class Runtime:
     coalesce_broadcasts: bool | None = None
     stopping: bool = False  # set by ``shutdown``: the ticker ends, a leaving socket changes no room
     ticker_running: bool = False
+    limits: Any = None  # host.guard.RateLimits
+    max_watchers: int = 8
 
 
 def templates_dir() -> str:
@@ -83,6 +96,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["JSON_AS_ASCII"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
+    from host.guard import HostCheck, RateLimits, host_names
+
+    limits = RateLimits(settings)  # before the database: a bad setting is told before anything is opened
     store = Store(settings["DATABASE_URL"])
     service = RoomService(
         store,
@@ -90,6 +106,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         timer_scale=float(settings["TIMER_SCALE"]),
         include_unlisted=bool(settings["INCLUDE_UNLISTED_GAMES"]),
         seed_source=settings["SEED_SOURCE"],
+        max_spectators=int(settings["MAX_SPECTATORS"]),
+        room_ttl_ms=int(float(settings["ROOM_TTL_HOURS"]) * 3600 * 1000),
     )
     from host.sockets import WirePacket
 
@@ -104,8 +122,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ping_timeout=10,
     )
     runtime = Runtime(service, socketio, settings["PUBLIC_URL"].rstrip("/"),
-                      coalesce_broadcasts=settings["COALESCE_BROADCASTS"])
+                      coalesce_broadcasts=settings["COALESCE_BROADCASTS"], limits=limits,
+                      max_watchers=int(settings["MAX_WATCHERS"]))
     app.extensions["throneroom"] = runtime
+    proxies = int(settings["TRUST_PROXY"])
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore
+    app.wsgi_app = HostCheck(app.wsgi_app, host_names(runtime.public_url, settings["ALLOWED_HOSTS"]),  # type: ignore
+                             trust_proxy=proxies > 0, max_message_bytes=int(settings["MAX_MESSAGE_BYTES"]),
+                             drop_session=lambda sid: drop_session(socketio, sid))
 
     from host.sockets import TvNamespace, install_broadcast
     from host.web import bp as host_bp
@@ -121,6 +148,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if restored:
         log.info("restored %d room(s) from the database", restored)
     return app
+
+
+def drop_session(socketio: SocketIO, sid: str) -> None:
+    """Close an Engine.IO session at once, as the server does when a client breaks the protocol."""
+    eio = socketio.server.eio
+    socket = eio.sockets.get(sid) if sid else None
+    if socket is not None:
+        socket.close(wait=False, abort=True, reason=eio.reason.TRANSPORT_ERROR)
+        eio.sockets.pop(sid, None)
 
 
 def runtime_of(app: Flask) -> Runtime:
@@ -179,8 +215,16 @@ def shutdown(app: Flask) -> None:
     while time.monotonic() < started + STOP_GRACE_S and (runtime.ticker_running or
                                                           time.monotonic() < started + CLOSE_GRACE_S):
         runtime.socketio.sleep(0.02)  # the ticker finishes its turn; the sockets' writers send the close packets
-    runtime.service.audience.flush()  # audience answers wait for the ticker's next turn: write them now
+    audience = runtime.service.audience
+    audience.flush(force=True)  # audience answers wait for the ticker's next turn: write them now
+    if audience.pending:  # the database refused them (locked elsewhere) until the very end
+        log.error("stopped with %d audience answer(s) the database would not take", len(audience.pending))
     runtime.service.save_clocks(0)
+    try:  # everything into the .db file: a copy of that file alone is then a whole backup
+        if not runtime.service.store.checkpoint():
+            log.warning("the database's write-ahead log could not be emptied (in use elsewhere)")
+    except Exception:  # a stop always ends
+        log.warning("could not checkpoint the database", exc_info=True)
     log.info("stopped: %d socket(s) closed", len(closed))
 
 

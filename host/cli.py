@@ -66,6 +66,28 @@ timer_scale = bounded(float, 0.01, 10, "timer scale")
 count = bounded(int, 1, 100_000, "the number of games")
 
 
+def rate(text: str) -> str:
+    """An argparse type: rate limits like 5/minute;30/hour, or off."""
+    from host.guard import parse_rate
+
+    try:
+        parse_rate(text, "rate")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("rate: ")) from None
+    return text
+
+
+def pack_key(text: str) -> str:
+    """An argparse type: a stored pack's id as ``pack list`` prints it (its uuid, with or without ``db:``), or the
+    number of a pack stored before uuids; the store's key."""
+    from questions.store import is_key
+
+    key = text.removeprefix("db:")
+    if not is_key(key):
+        raise argparse.ArgumentTypeError(f"a pack id is the id `throneroom pack list` prints, not {text!r}")
+    return key
+
+
 def public_url(text: str) -> str:
     """An argparse type: an http(s) base URL without a path."""
     parts = urlsplit(text)
@@ -97,6 +119,27 @@ def build_parser() -> argparse.ArgumentParser:
                        "(room codes excepted): for tests and demos")
     serve.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--quiet", action="store_true", help="do not print the QR code")
+    limits = serve.add_argument_group("limits (docs/security.md)")
+    limits.add_argument("--room-rate", type=rate, metavar="RATE", help="rooms one address may create "
+                        "(default 5/minute;30/hour; 'off': no limit)")
+    limits.add_argument("--join-rate", type=rate, metavar="RATE", help="joins from one address "
+                        "(default 20/minute;200/hour)")
+    limits.add_argument("--watch-rate", type=rate, metavar="RATE", help="TV screens one address may open "
+                        "(default 30/minute)")
+    limits.add_argument("--upload-rate", type=rate, metavar="RATE", help="pack uploads from one address "
+                        "(default 10/minute;60/hour)")
+    limits.add_argument("--rate-storage", default="memory://", metavar="URI",
+                        help="where rate counts are kept: memory:// (default) or a redis:// URI")
+    limits.add_argument("--max-spectators", type=bounded(int, 0, 100_000, "--max-spectators"), default=500,
+                        metavar="N", help="spectators per room (default 500)")
+    limits.add_argument("--max-watchers", type=bounded(int, 0, 1000, "--max-watchers"), default=8, metavar="N",
+                        help="TV screens per room besides the host's (default 8)")
+    limits.add_argument("--room-ttl-hours", type=bounded(float, 1, 8760, "--room-ttl-hours"), default=48.0,
+                        metavar="H", help="a room without activity for H hours is deleted (default 48)")
+    limits.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="another name this server answers to besides the public URL's (repeatable)")
+    limits.add_argument("--trust-proxy", type=bounded(int, 0, 5, "--trust-proxy"), default=0, metavar="N",
+                        help="N reverse proxies in front set X-Forwarded-For/-Proto/-Host (default 0: none)")
 
     packs = sub.add_parser("pack", help="question packs").add_subparsers(dest="pack_command", required=True)
     for command, text in (("import", "check a pack file and store it"), ("validate", "check a pack file only"),
@@ -104,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                           ("delete", "remove a stored pack")):
         one = packs.add_parser(command, help=text)
         if command in ("export", "delete"):
-            one.add_argument("id", type=bounded(int, 1, 10**9, "the pack id"), help="the pack's id (see pack list)")
+            one.add_argument("id", type=pack_key, help="the pack's id (see pack list)")
         if command in ("import", "validate", "export"):
             one.add_argument("file", help="the pack file" + (" to write (Throneroom JSON)" if command == "export"
                                                               else " (JSON, CSV, Open Trivia DB, GIFT or Aiken)"))
@@ -114,6 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
         if command != "validate":
             one.add_argument("--db", metavar="PATH", help="SQLite file (default: as for serve)")
             one.add_argument("--database-url", metavar="URL", help="any SQLAlchemy database URL instead of --db")
+
+    backup = sub.add_parser("backup", help="write a consistent copy of the database, also while the server runs")
+    backup.add_argument("file", help="the copy to write (a SQLite file)")
+    backup.add_argument("--db", metavar="PATH", help="SQLite file (default: as for serve)")
+    backup.add_argument("--database-url", metavar="URL", help="a sqlite:/// URL instead of --db")
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
     maps = sub.add_parser("map", help="Short Campaign maps").add_subparsers(dest="map_command", required=True)
     validate = maps.add_parser("validate", help="check a map file and list every problem")
@@ -178,11 +227,11 @@ def pack_command(args: argparse.Namespace) -> int:
     store = Store(database_url(args)[0])
     if args.pack_command == "import":
         pack_id = save_pack(store.engine, pack)
-        print(f"imported pack {pack_id}: {summary}")
+        print(f"imported pack db:{pack_id}: {summary}")
     elif args.pack_command == "list":
         rows = list_packs(store.engine)
         for row in rows:
-            print(f"{row['id']:>4}  {row['language']}  {row['numeric']:>5} numeric  {row['choice']:>5} choice  "
+            print(f"db:{row['id']}  {row['language']}  {row['numeric']:>5} numeric  {row['choice']:>5} choice  "
                   f"{row['name']}")
         if not rows:
             print("no packs yet: throneroom pack import FILE")
@@ -288,6 +337,74 @@ def database_url(args: argparse.Namespace) -> tuple[str, str]:
     return f"sqlite:///{path.resolve()}", str(path.resolve())
 
 
+def backup(args: argparse.Namespace) -> int:
+    """``throneroom backup FILE``: copy the SQLite database with SQLite's backup API, page by page in one read
+    transaction, so the copy is consistent even while the server writes (it does not stop the server's writes for
+    long: a write-ahead-log database lets them go on). The copy is one self-contained file (no -wal), written beside
+    FILE first and then renamed, so a failed backup never leaves half a file under FILE's name."""
+    import sqlite3
+    import tempfile
+    from urllib.parse import quote
+
+    if args.database_url and args.db:
+        print("throneroom: give --db or --database-url, not both", file=sys.stderr)
+        return 2
+    if args.database_url:
+        url = args.database_url
+        if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+            scheme = url.split(":", 1)[0] or url
+            print(f"throneroom: backup copies a SQLite database file; {scheme!r} is not one (use that database's own "
+                  "tools, e.g. pg_dump for PostgreSQL)", file=sys.stderr)
+            return 1
+        source = Path(url.removeprefix("sqlite:///").split("?", 1)[0])
+    else:
+        source = Path(args.db).expanduser() if args.db else data_dir() / "throneroom.db"
+    if not source.is_file():
+        print(f"throneroom: there is no database at {source}", file=sys.stderr)
+        return 1
+    target = Path(args.file).expanduser()
+    if target.is_dir():
+        print(f"throneroom: {target} is a folder; give the path of the file to write", file=sys.stderr)
+        return 1
+    if not target.parent.is_dir():
+        print(f"throneroom: the folder {target.parent} does not exist", file=sys.stderr)
+        return 1
+    if target.exists() and not args.force:
+        print(f"throneroom: {target} exists; give --force to replace it", file=sys.stderr)
+        return 1
+    if target.resolve() == source.resolve():
+        print("throneroom: the copy must not be the database itself", file=sys.stderr)
+        return 1
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        os.close(handle)
+    except OSError as error:
+        print(f"throneroom: cannot write in {target.parent}: {error.strerror}", file=sys.stderr)
+        return 1
+    try:  # mode=rw: never create a database where there was none
+        database = sqlite3.connect(f"file:{quote(str(source.resolve()))}?mode=rw", uri=True, timeout=10)
+        try:
+            copy = sqlite3.connect(temporary)
+            try:
+                database.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, whatever the source's journal
+                copy.commit()
+                (check,) = copy.execute("PRAGMA quick_check").fetchone()
+            finally:
+                copy.close()
+        finally:
+            database.close()
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"the copy does not check out: {check}")
+        os.replace(temporary, target)
+    except (sqlite3.Error, OSError) as error:
+        Path(temporary).unlink(missing_ok=True)
+        print(f"throneroom: backup of {source} failed: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote a copy of {source} to {target} ({target.stat().st_size} bytes)")
+    return 0
+
+
 STOP_POLL_S = 0.05  # how often the serving process looks for a stop request
 
 
@@ -334,6 +451,11 @@ def serve(args: argparse.Namespace) -> int:
             "TIMER_SCALE": args.timer_scale,
             "INCLUDE_UNLISTED_GAMES": args.test_games,
             "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
+            "ROOM_RATE": args.room_rate, "JOIN_RATE": args.join_rate, "WATCH_RATE": args.watch_rate,
+            "UPLOAD_RATE": args.upload_rate,
+            "RATE_STORAGE": args.rate_storage, "MAX_SPECTATORS": args.max_spectators,
+            "MAX_WATCHERS": args.max_watchers, "ROOM_TTL_HOURS": args.room_ttl_hours,
+            "ALLOWED_HOSTS": tuple(args.allowed_host), "TRUST_PROXY": args.trust_proxy,
         })
     except Exception as error:  # noqa: BLE001 - a database that cannot be opened, most often: say it in one line
         print(f"throneroom: cannot start: {error}", file=sys.stderr)
@@ -396,6 +518,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     if args.command == "map":
         return map_validate(args)
+    if args.command == "backup":
+        return backup(args)
     if args.command == "pack":
         return pack_command(args)
     if args.command == "simulate":

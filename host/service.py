@@ -8,6 +8,7 @@ and bot moves go through the same path from ``tick``, which the app calls from o
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import threading
 import time
@@ -19,6 +20,7 @@ from typing import Any
 from engine import registry
 from engine.core import Timing
 from host.audience import Audience, AudienceError
+from host.houses import HouseRequests
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -45,7 +47,10 @@ HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", 
 CLAIM_TTL_MS = 10 * 60 * 1000  # a "that's me" the host has not answered is forgotten after this
 MAX_CLAIMS = 12  # per room: a phone asking again replaces its own claim
 CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
-RESTORE_WINDOW_MS = 48 * 3600 * 1000
+ROOM_TTL_MS = 48 * 3600 * 1000  # a room without activity this long is deleted (docs/security.md); a restart restores
+# the rooms active within it
+EXPIRE_EVERY_MS = 60_000  # how often the ticker looks for rooms past their time
+MAX_SPECTATORS = 500  # per room (a setting): every spectator is in the TV's state
 AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
 
 
@@ -101,13 +106,19 @@ class RoomService:
     """Owns the rooms of this process; see the module docstring."""
 
     def __init__(self, store: Store, clock: Clock | None = None, *, timer_scale: float = 1.0,
-                 include_unlisted: bool = False, seed_source: Callable[[], int] | None = None):
+                 include_unlisted: bool = False, seed_source: Callable[[], int] | None = None,
+                 max_spectators: int = MAX_SPECTATORS, room_ttl_ms: int = ROOM_TTL_MS):
         self.store = store
         self.clock = clock or Clock()
         self.timer_scale = timer_scale
         self.include_unlisted = include_unlisted
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.epoch = secrets.token_hex(4)  # versions count from zero again after a restart
+        self.max_spectators = max_spectators
+        self.room_ttl_ms = room_ttl_ms
+        self.active_ms: dict[str, int] = {}  # code -> wall ms of the room's last event or connection
+        self.running: set[str] = set()  # codes of the rooms whose game runs: the only ones the ticker looks at
+        self.expired_checked: int | None = None  # monotonic ms of the last look for expired rooms
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, threading.RLock] = {}
         self.anchors: dict[str, tuple[int, int]] = {}  # code -> (monotonic ms, game ms) at the last event
@@ -119,6 +130,7 @@ class RoomService:
         self.claims: dict[str, list[Claim]] = {}  # code -> phones waiting for the host to confirm a takeover
         self.next_claim_id = 1
         self.on_claim: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
+        self.houses = HouseRequests(self)  # latecomers asking a house with people to let them in (CROWN-D2)
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (_watch_lineups)
         self.clocks_saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
         self.library = Library(store.engine)
@@ -140,13 +152,16 @@ class RoomService:
                 if code not in self.rooms and self.store.room(code) is None:
                     break
             else:
-                raise RoomError("no_code", "no free room code; try again")
+                raise RoomError("no_code", "every room code is in use: try again later (rooms end after "
+                                f"{self.room_ttl_ms // 3_600_000} h without activity)")
             self.store.create_room(code, hash_token(host_token), seed, self.clock.wall_ms())
             self._install(Room(code, seed, hash_token(host_token), self.timer_scale, self.include_unlisted))
         return code, host_token
 
-    def _install(self, room: Room) -> None:
+    def _install(self, room: Room, active_ms: int | None = None) -> None:
         self.rooms[room.code] = room
+        self.active_ms[room.code] = active_ms if active_ms is not None else self.clock.wall_ms()
+        self._track(room)
         self.locks[room.code] = threading.RLock()
         self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
         self.connections.setdefault(room.code, {})
@@ -167,8 +182,13 @@ class RoomService:
         record = self.store.room(code)
         if record is None or record.closed:
             return None
+        if record.updated_ms < self.clock.wall_ms() - self.room_ttl_ms:  # past its time: gone, and so is its code
+            self.store.delete_rooms([code])
+            self.audience.rooms.pop(code, None)
+            return None
         room = Room(code, record.seed, record.host_token_hash, self.timer_scale, self.include_unlisted)
         self.audience.preload(code)
+        room.replaying = True  # events are taken as they were logged (a name as old code cleaned it: host/room.py)
         for event in self.store.events(code):
             try:
                 room.plan(event.kind, event.data)()
@@ -176,11 +196,12 @@ class RoomService:
                 log.error("room %s: event %d (%s) does not replay: %s", code, event.seq, event.kind, error)
                 break
             self.audience.observe(room, room.game_ms, replaying=True)
+        room.replaying = False
         self.audience.replayed(code)
         saved = self.store.clock(code)
         if saved is not None and saved > room.game_ms:  # the clock ran on after the last event, until the stop
             room.game_ms = saved
-        self._install(room)
+        self._install(room, record.updated_ms)
         now = self.clock.monotonic_ms()
         for seat in room.active_seats():  # no phone is here yet: each is away from now, as if it just dropped
             self.away_since[(code, seat.id)] = now
@@ -195,8 +216,10 @@ class RoomService:
                 self.anchors[code] = (now, self.anchors[code][1])
 
     def restore_all(self) -> int:
-        """Rebuild every room active in the last two days; returns how many."""
-        since = self.clock.wall_ms() - RESTORE_WINDOW_MS
+        """Rebuild every room active within the rooms' time to live (two days); returns how many. Rooms past it are
+        deleted (``expire``)."""
+        self.expire()
+        since = self.clock.wall_ms() - self.room_ttl_ms
         count = 0
         for code in self.store.room_codes(since):
             if code not in self.rooms:
@@ -222,6 +245,8 @@ class RoomService:
             self.store.append(room.code, room.seq + 1, kind, data, self.clock.wall_ms())
             effect()
             self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
+            self.active_ms[room.code] = self.clock.wall_ms()
+            self._track(room)
             self.audience.observe(room, data["gt"])
         self.notify(room.code)
 
@@ -247,6 +272,8 @@ class RoomService:
     def join(self, room: Room, name: Any, role: Any, language: Any = None) -> tuple[int, str]:
         """Seat a new person; returns the seat id and the seat token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
+        if role == "spectator" and sum(s.role == "spectator" for s in room.active_seats()) >= self.max_spectators:
+            raise RoomError("audience_full", f"the room already has {self.max_spectators} spectators", "role")
         try:
             self.submit(room, "join", {"name": name, "role": role, "language": language,
                                        "token_hash": hash_token(token)})
@@ -369,7 +396,7 @@ class RoomService:
         supply = None
         if game.needs():
             questions = self.library.entries(self.chosen_packs(room))
-            if questions:
+            if questions or room.packs is not None:  # packs chosen but gone: say so, never play others instead
                 supply = {"questions": questions, "seen": room.seen_questions}
         with game_errors():
             return game.prepare(room.game_settings(game.info.id), seed, supply)
@@ -381,7 +408,7 @@ class RoomService:
     def pack_supply(self, room: Room) -> dict[str, Any]:
         """What the lobby shows of questions: every pack, the chosen ones, and how many questions they offer."""
         packs = self.library.packs()
-        chosen = self.chosen_packs(room)
+        chosen = self.library.current(self.chosen_packs(room))  # a deleted pack drops out of the choice shown
         return {"packs": packs, "selected": chosen,
                 "numeric": sum(p["numeric"] for p in packs if p["id"] in chosen),
                 "choice": sum(p["choice"] for p in packs if p["id"] in chosen)}
@@ -442,7 +469,7 @@ class RoomService:
         seen = max(0, receipt_ms - unlock_ms)
         rtt = self.rtt_bound(sid)
         upper = seen + rtt // 2 + TIMING_SLACK_MS
-        if claimed is None:
+        if claimed is None or not math.isfinite(claimed) or abs(claimed) > 3_600_000:  # NaN, Infinity: no claim
             return Timing(seen, receipt_ms, unlock_ms, None, rtt, "no_claim")
         claim = round(claimed)
         if claim > upper:
@@ -474,6 +501,7 @@ class RoomService:
             self.disconnect(sid)
         self.connections.setdefault(room.code, {})[sid] = seat_id
         self.sids[sid] = (room.code, seat_id)
+        self.active_ms[room.code] = self.clock.wall_ms()
         if seat_id is not None:
             self.away_since.pop((room.code, seat_id), None)
         room.version += 1
@@ -487,6 +515,9 @@ class RoomService:
             return None
         code, seat_id = found
         self.connections.get(code, {}).pop(sid, None)
+        self.houses.left(code, sid, seat_id)  # its own request ends, and one to a house with no one here any more
+        if code in self.active_ms:
+            self.active_ms[code] = self.clock.wall_ms()  # the room's time to live counts from when the last one left
         if seat_id is not None and seat_id not in self.connected_seats(code):
             self.away_since[(code, seat_id)] = self.clock.monotonic_ms()
         room = self.rooms.get(code)
@@ -553,6 +584,7 @@ class RoomService:
                 if room.phase != "lobby":  # a phone shows the games' settings only in the lobby
                     result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
             result["host"] = as_host
+            result["storage"] = self.audience.trouble(room.code) if as_host else None  # answers unsaved: warn the host
             result["epoch"] = self.epoch
             if room.phase == "lobby":
                 result["questions"] = self.pack_supply(room)
@@ -565,6 +597,7 @@ class RoomService:
                 seat = room.seats.get(seat_id)
                 result["me"] = None if seat is None else {**seat.public(), "language": seat.language,
                                                           "kicked": seat.kicked}
+                result["house_requests"] = self.houses.view(room, seat_id)  # host/houses.py
                 if result["audience"] is not None and room.session is not None and \
                         room.session.slot_of(seat_id) is None:  # a latecomer plays along with the audience
                     result["audience"] = {**result["audience"], "you": self.audience.personal_view(room, seat_id)}
@@ -574,7 +607,9 @@ class RoomService:
 
     def tick(self) -> None:
         """Fire due timeouts and bot moves in every room; write the audience's answers that arrived meanwhile."""
-        for room in list(self.rooms.values()):
+        scoring = {c for c, a in self.audience.rooms.items() if a.question is not None and not a.question.scored}
+        codes = self.running | scoring  # no other room has anything due: idle rooms cost nothing
+        for room in [self.rooms[c] for c in sorted(codes) if c in self.rooms]:
             seq = room.seq
             try:
                 self._tick_room(room)
@@ -589,8 +624,10 @@ class RoomService:
                     room.version += 1
                     self.notify(room.code)
         self.audience.flush()
+        self.houses.expire()
         self.save_clocks()
         self._watch_lineups()
+        self.expire()
 
     def _watch_lineups(self) -> None:
         """A phone gone past the seat grace leaves the next game's lineup with no event: once a second, tell each room
@@ -615,7 +652,8 @@ class RoomService:
         """Write the game clock of every room whose clock moved ``every_ms`` or more since it was last written (0:
         every room whose clock moved at all, as the server stops)."""
         due: dict[str, int] = {}
-        for code, room in list(self.rooms.items()):
+        for code in list(self.running if every_ms else self.rooms):  # a stopped clock was written at its last event
+            room = self.rooms[code]  # (a stop, ``every_ms`` 0, looks at every room)
             now = self.game_now(room)
             if now - self.clocks_saved.get(code, room.game_ms) >= max(1, every_ms):
                 due[code] = now
@@ -627,6 +665,48 @@ class RoomService:
             log.warning("could not write the game clocks of %d room(s)", len(due), exc_info=True)
             return
         self.clocks_saved.update(due)
+
+    def expire(self) -> list[str]:
+        """Delete the rooms without activity (an event or a connection) for the rooms' time to live and no one
+        connected, from memory and the database, so that their codes can be drawn again; once a minute, from the
+        ticker. Returns their codes."""
+        now = self.clock.monotonic_ms()
+        if self.expired_checked is not None and now - self.expired_checked < EXPIRE_EVERY_MS:
+            return []
+        self.expired_checked = now
+        before = self.clock.wall_ms() - self.room_ttl_ms
+        stale = [code for code, at in list(self.active_ms.items())
+                 if at < before and not self.connections.get(code) and code in self.rooms]
+        with self._registry_lock:
+            for code in stale:
+                self._forget(code)
+            try:
+                gone = self.store.expire_rooms(before, keep=set(self.rooms))
+            except Exception:  # the database is busy: the next look deletes them
+                log.warning("could not delete expired rooms", exc_info=True)
+                return stale
+        if stale or gone:
+            log.info("deleted %d room(s) without activity for %d h", len(set(stale) | set(gone)),
+                     self.room_ttl_ms // 3_600_000)
+        return sorted(set(stale) | set(gone))
+
+    def _track(self, room: Room) -> None:
+        """Keep ``running`` true to the room's phase (after every event)."""
+        if room.phase == "playing":
+            self.running.add(room.code)
+        else:
+            self.running.discard(room.code)
+
+    def _forget(self, code: str) -> None:
+        """Drop everything this process holds about a room."""
+        for table in (self.rooms, self.locks, self.anchors, self.connections, self.active_ms, self.claims,
+                      self.clocks_saved, self.audience.rooms):
+            table.pop(code, None)  # type: ignore[attr-defined]
+        self.running.discard(code)
+        for key in [k for k in self.away_since if k[0] == code]:
+            del self.away_since[key]
+        for key in [k for k in self.bot_plans if k[0] == code]:
+            del self.bot_plans[key]
 
     def due_deadline(self, room: Room) -> int | None:
         """When the room's current timed step ends, with the grace for answers in flight."""
@@ -692,6 +772,6 @@ class RoomService:
 
     def next_wakeup_ms(self) -> int:
         """How long the ticker may sleep: short while any game runs, longer otherwise."""
-        running = any(r.phase == "playing" and not r.paused for r in self.rooms.values())
+        running = any(not self.rooms[c].paused for c in self.running if c in self.rooms)
         return 50 if running else 250
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from typing import Any
 
 from flask import current_app, request
@@ -149,8 +150,9 @@ class SafeNamespace(Namespace):
     def on_ping(self, data: Any) -> dict[str, Any]:
         """Clock sync: echo the client's time with the server's monotonic ms."""
         data = payload_dict(data, "t")
-        if not isinstance(data["t"], (int, float)) or isinstance(data["t"], bool):
-            raise RoomError("invalid", "t must be a number", "t")
+        t = data["t"]  # echoed: NaN or Infinity (which Python's json reads) would make the answer invalid JSON
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not (math.isfinite(t) and abs(t) <= 1e15):
+            raise RoomError("invalid", "t must be a finite number of milliseconds", "t")
         service = runtime().service
         found = service.where(request.sid)
         room = service.rooms.get(found[0]) if found else None
@@ -172,6 +174,12 @@ class TvNamespace(SafeNamespace):
         as_host = token is not None and rt.service.is_host(room, token)
         if token is not None and not as_host:
             raise RoomError("not_host", "this is not the room's host token", "host_token")
+        if not as_host:  # anyone may watch, within bounds: a host's own screen always gets in
+            watching = [sid for sid, seat in rt.service.connections.get(room.code, {}).items()
+                        if seat is None and sid not in rt.host_sids and sid != request.sid]
+            if len(watching) >= rt.max_watchers:
+                raise RoomError("watchers_full", f"the room already has {rt.max_watchers} screens watching it")
+            rt.limits.hit("watch", request.remote_addr)
         if as_host:
             rt.host_sids.add(request.sid)
         rt.service.connect(room, request.sid, None)

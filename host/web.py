@@ -48,8 +48,16 @@ def tv(code: str | None = None) -> str:
 @bp.post("/api/rooms")
 def create_room() -> Any:
     """Create a room; the answer holds the host token, which only this screen will know."""
-    service = current_app.extensions["throneroom"].service
-    code, host_token = service.create_room()
+    runtime = current_app.extensions["throneroom"]
+    try:
+        runtime.limits.hit("room", request.remote_addr)
+        code, host_token = runtime.service.create_room()
+    except RoomError as error:  # too many from this address (429), or every code in use (503): say which
+        status = 429 if error.code == "rate_limited" else 503  # or a locked database (storage_busy): 503 too
+        response = jsonify({"ok": False, "error": error.to_json()})
+        if getattr(error, "retry_after", None):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response, status
     return jsonify({"code": code, "host_token": host_token}), 201
 
 
@@ -117,13 +125,24 @@ def host_room() -> Any:
 
 @bp.post("/api/packs")
 def upload_pack() -> Any:
-    """A host uploads a pack file: all of it is imported, or nothing and the report of every problem."""
-    from questions.formats import read_pack
+    """A host uploads a pack file: all of it is imported, or nothing and the report of every problem. The file is
+    read in a child process with hard limits (questions/isolate.py) while this loop keeps serving every room; when
+    two files are being read already, the answer is 503 and the host tries again."""
+    from sqlalchemy.exc import OperationalError
+
+    from host.store import is_busy
+    from questions.isolate import Busy, in_thread, parse_isolated
     from questions.model import PackError
     from questions.store import save_pack
 
     room = host_room()
-    service = current_app.extensions["throneroom"].service
+    runtime = current_app.extensions["throneroom"]
+    service = runtime.service
+    try:  # each upload costs a reader process and may store 20,000 questions: a host uploads a few, not thousands
+        runtime.limits.hit("upload", request.remote_addr)
+    except RoomError as error:
+        return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "warning": False,
+                                                   "message": error.message}]}), 429
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "message": "choose a file",
@@ -132,10 +151,26 @@ def upload_pack() -> Any:
     if language is not None and language not in ("en", "fa", "ro"):
         language = None
     try:
-        pack = read_pack(upload.read(), upload.filename, request.form.get("name") or None, language)
+        pack = parse_isolated(upload.read(), upload.filename, request.form.get("name") or None, language,
+                              sleep=runtime.socketio.sleep)
     except PackError as error:
-        return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), 422
-    pack_id = f"db:{save_pack(service.store.engine, pack)}"
+        return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), \
+            503 if isinstance(error, Busy) else 422
+    def store() -> str:
+        return save_pack(service.store.engine, pack)
+
+    # One bulk insert; under eventlet it runs in a thread of its own, so the loop keeps serving rooms meanwhile
+    # (with threads for requests, this request's thread may simply wait for it; an in-memory database has one
+    # connection, which no second thread may use at the same time).
+    inline = runtime.socketio.async_mode == "threading" or service.store.url in ("sqlite://", "sqlite:///:memory:")
+    try:
+        key = store() if inline else in_thread(store, sleep=runtime.socketio.sleep)
+    except OperationalError as error:
+        if not is_busy(error):
+            raise
+        return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "warning": False,
+                                                   "message": "the database is busy: try again"}]}), 503
+    pack_id = f"db:{key}"
     service.notify_lobbies()
     numeric = sum(q.type == "numeric" for q in pack.questions)
     return jsonify({"ok": True, "room": room.code, "pack": {"id": pack_id, "name": pack.name, "language": pack.language,
@@ -159,14 +194,26 @@ def preview_pack(pack_id: str) -> Any:
 @bp.delete("/api/packs/<pack_id>")
 def remove_pack(pack_id: str) -> Any:
     """Delete an uploaded pack (the built-in ones stay)."""
-    from questions.store import delete_pack
+    from sqlalchemy.exc import OperationalError
+
+    from host.store import is_busy
+    from questions.library import builtin_packs
+    from questions.store import delete_pack, is_key
 
     host_room()
     service = current_app.extensions["throneroom"].service
-    if not (pack_id.startswith("db:") and pack_id[3:].isdigit()):
+    if pack_id in builtin_packs():
         return jsonify({"ok": False, "error": {"code": "builtin_pack", "message": "built-in packs cannot be deleted"}}), 400
-    if not delete_pack(service.store.engine, int(pack_id[3:])):
+    if not (pack_id.startswith("db:") and is_key(pack_id[3:])):  # db:<uuid>, or db:<number> from before uuids
         abort(404)
+    try:
+        if not delete_pack(service.store.engine, pack_id[3:]):
+            abort(404)
+    except OperationalError as error:
+        if not is_busy(error):
+            raise
+        return jsonify({"ok": False, "error": {"code": "storage_busy",
+                                               "message": "the server could not save that: try again"}}), 503
     service.notify_lobbies()
     return jsonify({"ok": True})
 

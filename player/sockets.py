@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import request
 
-from host.room import Room, RoomError
+from host.room import Room, RoomError, clean_name
 from host.sockets import SafeNamespace, ok, payload_dict, runtime
 
 
@@ -28,6 +28,7 @@ class PlayerNamespace(SafeNamespace):
         room = rt.service.room(data["code"])
         if self._seat() is not None:
             raise RoomError("already_seated", "this connection already has a seat")
+        rt.limits.hit("join", request.remote_addr)
         seat_id, token = rt.service.join(room, data["name"], data.get("role", "player"), data.get("language"))
         return ok(seat=seat_id, token=token, state=self._attach(room, seat_id))
 
@@ -40,6 +41,7 @@ class PlayerNamespace(SafeNamespace):
         room = rt.service.room(data["code"])
         if self._seat() is not None:
             raise RoomError("already_seated", "this connection already has a seat")
+        rt.limits.hit("join", request.remote_addr)
         return ok(**rt.service.claim(room, data["name"], request.sid))
 
     def on_sit_out(self, data: Any) -> dict[str, Any]:
@@ -53,6 +55,8 @@ class PlayerNamespace(SafeNamespace):
         """``{name}``: change one's display name."""
         data = payload_dict(data, "name")
         room, seat_id = self._require_seat()
+        if room.seats[seat_id].name == clean_name(data["name"]):
+            return ok()  # the name it has: nothing to log
         runtime().service.submit(room, "rename", {"seat": seat_id, "name": data["name"]})
         return ok()
 
@@ -64,10 +68,18 @@ class PlayerNamespace(SafeNamespace):
         return ok()
 
     def on_team(self, data: Any) -> dict[str, Any]:
-        """``{team}``: pick one's team for a game played in teams (null: no preference)."""
+        """``{team}``: pick one's team for a game played in teams (null: no preference). In a running game a team
+        with people is only asked: the answer is ``{request}`` and its members let the latecomer in (host/houses.py);
+        a pick never carries who agreed (``by``)."""
         data = payload_dict(data, "team")
         room, seat_id = self._require_seat()
-        runtime().service.submit(room, "team", {"seat": seat_id, "team": data["team"]})
+        return ok(**runtime().service.houses.ask(room, seat_id, data["team"], request.sid))
+
+    def on_house_answer(self, data: Any) -> dict[str, Any]:
+        """``{request, accept}``: a member's answer to a latecomer asking to join the house (CROWN-D2)."""
+        data = payload_dict(data, "request", "accept")
+        room, seat_id = self._require_seat()
+        runtime().service.houses.answer(room, seat_id, data["request"], data["accept"])
         return ok()
 
     def on_action(self, data: Any) -> dict[str, Any]:

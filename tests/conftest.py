@@ -31,6 +31,8 @@ class Harness:
         seeds = iter(range(1000, 10_000))
         self.app = create_app({"ASYNC_MODE": "threading", "INCLUDE_UNLISTED_GAMES": True, "CLOCK": self.clock,
                                "SEED_SOURCE": lambda: next(seeds), "PUBLIC_URL": "http://127.0.0.1:9999",
+                               "ROOM_RATE": "off", "JOIN_RATE": "off", "WATCH_RATE": "off",  # see LiveServer
+                               "UPLOAD_RATE": "off",
                                **config})
         self.rt = runtime_of(self.app)
         self.service: RoomService = self.rt.service
@@ -91,8 +93,10 @@ def free_port() -> int:
 class LiveServer:
     """``throneroom serve`` in its own process on loopback, which a test may kill and start again."""
 
-    def __init__(self, db: Path, timer_scale: float = 1.0, extra: list[str] | None = None):
+    def __init__(self, db: Path, timer_scale: float = 1.0, extra: list[str] | None = None, limits: bool = False):
         self.db = db
+        self.limits = limits  # the per-address limits as shipped; otherwise off, as every phone of a test comes from
+        # 127.0.0.1 (tests/test_limits.py tests them)
         self.port = free_port()
         self.timer_scale = timer_scale
         self.extra = extra or []
@@ -103,7 +107,10 @@ class LiveServer:
     def start(self) -> None:
         args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale),
-                "--test-games", "--quiet", *self.extra]
+                "--test-games", "--quiet",
+                *([] if self.limits else ["--room-rate", "off", "--join-rate", "off", "--watch-rate", "off",
+                                     "--upload-rate", "off"]),
+                *self.extra]
         out = open(self.log, "a")  # noqa: SIM115 - the server process writes to it for its whole life
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -150,7 +150,8 @@ def test_five_houses_play_two_days_with_a_team_of_two_phones(browser: Any, crown
     assert "spies" not in tv.locator(".c-tv").inner_text().lower()
     # Both phones of the team keep one chronicle (CROWN-D2, D4): Ana's spying is in Bob's too.
     for name in ("Ana", "Bob"):
-        phones[name].locator("#c-chronicle").scroll_into_view_if_needed()
+        phones[name].locator("#c-chronicle").evaluate("e => e.scrollIntoView()")  # the game runs on: the phone may
+        # redraw between finding the element and scrolling to it, which a locator's evaluate retries
         expect(phones[name].locator("#c-chronicle [data-key='crown.log.spy_sent']").first).to_be_attached()
     shot(phones["Bob"], "crown-phone-team-chronicle")
     for page in (tv, *phones.values()):

@@ -35,8 +35,14 @@
   }
 
   async function newRoom() {
-    const response = await fetch("/api/rooms", {method: "POST"});
-    if (!response.ok) { say(t("error.internal"), true); return; }
+    const response = await fetch("/api/rooms", {method: "POST"}).catch(() => null);
+    if (!response || !response.ok) {  /* too many rooms from this device, every code in use: say which */
+      const answer = response ? await response.json().catch(() => null) : null;
+      const why = answer && answer.error ? TR.errorText(answer.error) : t(response ? "error.internal" : "error.timeout");
+      clear(screen, h("div", {class: "centre"}, h("h1", {text: why}),
+        h("button", {class: "big", onclick: () => location.reload()}, t("tv.new_room"))));
+      return;
+    }
     const room = await response.json();
     storage.set("host." + room.code, room.host_token);
     storage.set("host.last", {code: room.code});
@@ -83,6 +89,17 @@
     else if (state.phase === "playing") renderPlaying();
     else renderFinished();
     renderClaims();
+    renderStorage();
+  }
+
+  /* The audience's answers could not be saved for a while (the database is locked elsewhere): the host is told until
+   * they are written (host/audience.py trouble). */
+  function renderStorage() {
+    let box = document.getElementById("storage-warning");
+    const trouble = isHost ? state.storage : null;
+    if (!trouble) { if (box) box.remove(); return; }
+    if (!box) { box = h("div", {id: "storage-warning", class: "storage-warning", role: "alert"}); document.body.append(box); }
+    box.textContent = t("tv.storage_busy", {n: trouble.waiting});
   }
 
   /* The screen is a layout of regions; a region is rebuilt only when what it shows changed, so a phone
