@@ -131,7 +131,7 @@ def upload_pack() -> Any:
     from sqlalchemy.exc import OperationalError
 
     from host.store import is_busy
-    from questions.isolate import Busy, in_thread, parse_isolated
+    from questions.isolate import Busy, parse_isolated
     from questions.model import PackError
     from questions.store import save_pack
 
@@ -156,15 +156,8 @@ def upload_pack() -> Any:
     except PackError as error:
         return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), \
             503 if isinstance(error, Busy) else 422
-    def store() -> str:
-        return save_pack(service.store.engine, pack)
-
-    # One bulk insert; under eventlet it runs in a thread of its own, so the loop keeps serving rooms meanwhile
-    # (with threads for requests, this request's thread may simply wait for it; an in-memory database has one
-    # connection, which no second thread may use at the same time).
-    inline = runtime.socketio.async_mode == "threading" or service.store.url in ("sqlite://", "sqlite:///:memory:")
-    try:
-        key = store() if inline else in_thread(store, sleep=runtime.socketio.sleep)
+    try:  # a thousand questions per transaction, the rooms' turn between (questions/store.py save_pack)
+        key = save_pack(service.store.engine, pack, pause=lambda: runtime.socketio.sleep(0))
     except OperationalError as error:
         if not is_busy(error):
             raise

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from questions.model import Pack, PackError, Problem, Question
 
@@ -33,7 +33,6 @@ BATCH = 500  # questions rebuilt between two yields to the event loop
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom.packs")
 _slots = threading.BoundedSemaphore(MAX_PARALLEL)
-T = TypeVar("T")
 
 
 class Busy(PackError):
@@ -61,29 +60,6 @@ def parse_isolated(data: bytes, filename: str, name: str | None, language: str |
             return _rebuild(result.read_text(encoding="utf-8").splitlines(), sleep)
     finally:
         _slots.release()
-
-
-def in_thread(work: Callable[[], T], *, sleep: Callable[[float], Any]) -> T:
-    """``work()`` in an operating-system thread while the caller polls it with ``sleep``: for a blocking piece of
-    work that must stay in this process (storing a big pack), so that an event loop without monkey patching keeps
-    its turns (the thread gives the loop the interpreter every few milliseconds, and sqlite lets it go while it
-    writes). The work's exception, if any, is raised here."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as error:  # noqa: BLE001 - raised again in the caller
-            box["error"] = error
-
-    worker = threading.Thread(target=run, name="throneroom-pack-store", daemon=True)
-    worker.start()
-    while worker.is_alive():
-        sleep(POLL_SECONDS)
-    worker.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def _run_child(folder: Path, sleep: Callable[[float], Any], timeout_s: float) -> int:

@@ -9,8 +9,10 @@ that number still finds that very pack; packs made since have none, and never an
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Engine, inspect, text
@@ -27,6 +29,7 @@ class PackRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)  # internal: SQLite reuses it (see the module's doc)
     uuid: str = Field(default_factory=lambda: uuid.uuid4().hex, unique=True, index=True, max_length=32)
     legacy_id: int | None = Field(default=None, index=True)  # the id of a pack stored before uuids
+    ready: bool = True  # False while its questions are being written (``save_pack``): no one sees it until then
     name: str
     language: str = Field(index=True)
     author: str = ""
@@ -54,31 +57,59 @@ class QuestionRecord(SQLModel, table=True):
     source: str | None = None
 
 
-def save_pack(engine: Engine, pack: Pack) -> str:
-    """Store a checked pack in one transaction; returns its key (the uuid)."""
+STORE_CHUNK = 1000  # questions written per transaction (``save_pack``)
+
+
+def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: None) -> str:
+    """Store a checked pack, all or nothing; returns its key (the uuid).
+
+    The questions are written a thousand per transaction, with ``pause()`` between them (the server passes its
+    loop's yield), so a pack of 20,000 questions never holds the database's write lock, nor the loop, for more than a
+    few milliseconds at a time: the rooms' own writes go on between. The pack is written hidden (``ready`` false) and
+    shown by the last transaction; a failure deletes what was written, and a pack left hidden by a crash is deleted
+    at the next start (``migrate``)."""
     from json.encoder import encode_basestring  # what json.dumps(options, ensure_ascii=False) writes, faster
 
-    # the rows are made before the transaction starts, so that it holds the database's lock only while it writes
     values = [(position, q.type, q.prompt, q.answer, q.unit,
                "[" + ", ".join(map(encode_basestring, q.options)) + "]" if q.options else None,
                q.correct, q.category, q.difficulty, q.source) for position, q in enumerate(pack.questions)]
+    columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
+               "difficulty", "source")
     with Session(engine) as session:
         record = PackRecord(name=pack.name, language=pack.language, author=pack.author, licence=pack.licence,
                             description=pack.description, created_ms=time.time_ns() // 1_000_000,
-                            uuid=uuid.uuid4().hex)
+                            uuid=uuid.uuid4().hex, ready=False)
         session.add(record)
-        session.flush()
-        rows = [(record.id, *row) for row in values]
-        columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
-                   "difficulty", "source")
-        connection = session.connection()
-        if rows and connection.dialect.paramstyle == "qmark":  # SQLite: one executemany straight to the driver, so
-            connection.exec_driver_sql(  # 20,000 questions hold the server's loop and the database lock briefly
-                f"INSERT INTO question ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
-        elif rows:
-            connection.execute(QuestionRecord.__table__.insert(), [dict(zip(columns, row)) for row in rows])
         session.commit()
-        return str(record.uuid)
+        pack_id, key = record.id, str(record.uuid)
+    try:
+        for first in range(0, len(values), STORE_CHUNK):
+            pause()
+            rows = [(pack_id, *row) for row in values[first:first + STORE_CHUNK]]
+            with engine.begin() as connection:
+                if connection.dialect.paramstyle == "qmark":  # SQLite: one executemany straight to the driver
+                    connection.exec_driver_sql(
+                        f"INSERT INTO question ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+                else:
+                    connection.execute(QuestionRecord.__table__.insert(),  # type: ignore[attr-defined]
+                                       [dict(zip(columns, row)) for row in rows])
+        pause()
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE pack SET ready = :yes WHERE id = :id"), {"yes": True, "id": pack_id})
+    except BaseException:
+        _drop(engine, pack_id)
+        raise
+    return key
+
+
+def _drop(engine: Engine, pack_id: Any) -> None:
+    """Delete a pack's rows, as far as the database lets us (a half-written pack; ``migrate`` retries)."""
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("DELETE FROM question WHERE pack_id = :id"), {"id": pack_id})
+            connection.execute(text("DELETE FROM pack WHERE id = :id"), {"id": pack_id})
+    except Exception:  # the original error matters more; the next start deletes it
+        logging.getLogger("throneroom.packs").warning("could not delete half-written pack %s", pack_id, exc_info=True)
 
 
 def migrate(engine: Engine) -> int:
@@ -91,6 +122,12 @@ def migrate(engine: Engine) -> int:
             connection.execute(text("ALTER TABLE pack ADD COLUMN uuid VARCHAR(32)"))
         if "legacy_id" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN legacy_id INTEGER"))
+        if "ready" not in columns:
+            connection.execute(text("ALTER TABLE pack ADD COLUMN ready BOOLEAN NOT NULL DEFAULT TRUE"))
+        hidden = list(connection.execute(text("SELECT id FROM pack WHERE ready = :no"), {"no": False}).scalars())
+        for pack_id in hidden:  # a pack whose writing a crash cut short: it was never shown, it never will be
+            connection.execute(text("DELETE FROM question WHERE pack_id = :id"), {"id": pack_id})
+            connection.execute(text("DELETE FROM pack WHERE id = :id"), {"id": pack_id})
         old = list(connection.execute(text("SELECT id FROM pack WHERE uuid IS NULL")).scalars())
         for pack_id in old:
             connection.execute(text("UPDATE pack SET uuid = :uuid, legacy_id = :id WHERE id = :id"),
@@ -118,7 +155,7 @@ def _find(session: Session, key: str) -> PackRecord | None:
         query = select(PackRecord).where(PackRecord.uuid == key)
     else:
         query = select(PackRecord).where(PackRecord.legacy_id == int(key))
-    return session.exec(query).first()
+    return session.exec(query.where(PackRecord.ready == True)).first()
 
 
 def current_key(engine: Engine, key: str) -> str | None:
@@ -133,7 +170,8 @@ def list_packs(engine: Engine) -> list[dict[str, Any]]:
     from sqlalchemy import func
 
     with Session(engine) as session:
-        packs = list(session.exec(select(PackRecord).order_by(PackRecord.id)))
+        packs = list(session.exec(select(PackRecord).where(PackRecord.ready == True)
+                                  .order_by(PackRecord.id)))
         counts: dict[tuple[int, str], int] = {}  # counted by the database: a lobby asks often, a pack may hold 20,000
         query = select(QuestionRecord.pack_id, QuestionRecord.type, func.count()).group_by(QuestionRecord.pack_id,
                                                                                            QuestionRecord.type)

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import Session, select
 
 from host.store import Store
 from questions.formats import read_pack
 from questions.library import Library
-from questions.store import list_packs, save_pack
+from questions.store import PackRecord, list_packs, save_pack
 from tests.conftest import ROOT, Harness, control, last_state, serving
 from tests.test_audience import campaign_room, correct_of, open_question, send
 
@@ -319,3 +320,35 @@ def test_backup_copies_a_live_database_and_refuses_bad_targets(tmp_path: Path):
     assert missing.returncode == 1 and "no database" in missing.stderr and not (tmp_path / "absent.db").exists()
     postgres = backup(str(tmp_path / "p.db"), "--database-url", "postgresql://u@localhost/throneroom")
     assert postgres.returncode == 1 and "SQLite" in postgres.stderr, postgres
+
+
+def test_a_big_pack_is_written_in_short_transactions_and_shown_only_when_whole(tmp_path: Path):
+    """A 20,000-question pack held the database's write lock for its whole insert, so a room's move waiting for it
+    was refused (storage_busy) or late; it is now written a thousand questions at a time, hidden until the last."""
+    from questions.model import Pack, Question
+    from questions.store import STORE_CHUNK, list_packs, load_pack, migrate, save_pack
+
+    store = Store(f"sqlite:///{tmp_path / 'big.db'}")
+    questions = [Question("numeric", f"How many {i}?", "general", "medium", answer=i) for i in range(2500)]
+    seen: list[list[dict]] = []
+    key = save_pack(store.engine, Pack("Big", "en", questions), pause=lambda: seen.append(list_packs(store.engine)))
+    assert len(seen) == 2500 // STORE_CHUNK + 2  # a turn for the rooms before every transaction
+    assert all(not packs for packs in seen)  # no lobby ever listed the pack half-written
+    assert [p["numeric"] for p in list_packs(store.engine)] == [2500]
+    assert len(load_pack(store.engine, key).questions) == 2500
+
+    def cut_short() -> None:
+        if len(cut) == 2:
+            raise KeyboardInterrupt  # the process stops in the middle of writing
+        cut.append(1)
+
+    cut: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        save_pack(store.engine, Pack("Cut", "en", questions), pause=cut_short)
+    assert [p["name"] for p in list_packs(store.engine)] == ["Big"]  # nothing of it was left
+    with Session(store.engine) as session:  # and a pack a crash left hidden goes at the next start
+        session.add(PackRecord(name="Crashed", language="en", created_ms=0, ready=False))
+        session.commit()
+    migrate(store.engine)
+    with Session(store.engine) as session:
+        assert [p.name for p in session.exec(select(PackRecord))] == ["Big"]
