@@ -12,7 +12,7 @@ address, and the check that every request names this server by one of its own na
 
 from __future__ import annotations
 
-import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -22,8 +22,6 @@ from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from host.room import RoomError
-
-log = logging.getLogger("throneroom.guard")
 
 RATE_KINDS = {  # kind -> (setting, default, what a refusal says)
     "room": ("ROOM_RATE", "5/minute;30/hour", "this device created too many rooms"),
@@ -67,8 +65,6 @@ class RateLimits:
         for item in items:
             if not self.limiter.test(item, kind, key):
                 reset = self.limiter.get_window_stats(item, kind, key).reset_time
-                import time
-
                 wait = max(1, int(reset - time.time()) + 1)
                 error = RoomError("rate_limited", f"{RATE_KINDS[kind][2]}: wait {wait} s and try again")
                 error.retry_after = wait  # type: ignore[attr-defined]

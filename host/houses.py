@@ -78,7 +78,7 @@ class HouseRequests:
             name = room.seats[seat_id].name
         service.notify(room.code)
         for member_sid in here:
-            service.on_claim(member_sid, "house_request",
+            service.tell_phone(member_sid, "house_request",
                              {"code": room.code, "request": request.id, "name": name, "team": team})
         return {"request": request.id}
 
@@ -170,7 +170,7 @@ class HouseRequests:
                 self._tell(room, request, False, reason)
 
     def _tell(self, room: Room, request: HouseRequest, accepted: bool, reason: str | None) -> None:
-        self.service.on_claim(request.sid, "house_answered", {"code": room.code, "request": request.id,
+        self.service.tell_phone(request.sid, "house_answered", {"code": room.code, "request": request.id,
                                                               "team": request.team, "accepted": accepted,
                                                               "reason": reason})
 

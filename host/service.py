@@ -129,7 +129,7 @@ class RoomService:
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
         self.claims: dict[str, list[Claim]] = {}  # code -> phones waiting for the host to confirm a takeover
         self.next_claim_id = 1
-        self.on_claim: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
+        self.tell_phone: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
         self.houses = HouseRequests(self)  # latecomers asking a house with people to let them in (CROWN-D2)
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (_watch_lineups)
         self.clocks_saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
@@ -378,15 +378,15 @@ class RoomService:
         if not accept:
             room.version += 1
             self.notify(room.code)
-            self.on_claim(claim.sid, "claim_refused", {"code": room.code})
+            self.tell_phone(claim.sid, "claim_refused", {"code": room.code})
             return
         if claim.seat_id in self.connected_seats(room.code):
             self.notify(room.code)
-            self.on_claim(claim.sid, "claim_refused", {"code": room.code})
+            self.tell_phone(claim.sid, "claim_refused", {"code": room.code})
             raise RoomError("name_taken", "that person's phone came back meanwhile", "claim")
         token = secrets.token_urlsafe(24)
         self.submit(room, "takeover", {"seat": claim.seat_id, "token_hash": hash_token(token)})
-        self.on_claim(claim.sid, "claimed", {"code": room.code, "seat": claim.seat_id, "token": token})
+        self.tell_phone(claim.sid, "claimed", {"code": room.code, "seat": claim.seat_id, "token": token})
 
     def _content(self, room: Room, seed: int) -> Any:
         """What the selected game draws from outside before it starts (its questions), logged with the start."""

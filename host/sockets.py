@@ -297,11 +297,11 @@ def install_broadcast(rt: Any) -> None:
             if seat_id is not None:
                 probe(sid)
 
-    def on_claim(sid: str, event: str, data: dict[str, Any]) -> None:
+    def tell_phone(sid: str, event: str, data: dict[str, Any]) -> None:
         socketio.emit(event, data, to=sid, namespace="/play")
 
     service.notify = notify
     service.on_kick = on_kick
-    service.on_claim = on_claim
+    service.tell_phone = tell_phone  # claims answered, house requests
     rt.probe = probe
     rt.probe_all = probe_all

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,15 +106,10 @@ class Store:
 
     def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int) -> None:
         """Record a new room; RoomError ``storage_busy`` if the database stayed locked (see ``append``)."""
-        try:
-            with Session(self.engine) as session:
-                session.add(RoomRecord(code=code, host_token_hash=host_token_hash, seed=seed,
-                                       created_ms=now_ms, updated_ms=now_ms))
-                session.commit()
-        except OperationalError as error:
-            if not is_busy(error):
-                raise
-            raise RoomError("storage_busy", "the server could not save that: try again") from error
+        with busy_refused(), Session(self.engine) as session:
+            session.add(RoomRecord(code=code, host_token_hash=host_token_hash, seed=seed,
+                                   created_ms=now_ms, updated_ms=now_ms))
+            session.commit()
 
     def room(self, code: str) -> RoomRecord | None:
         """The room record with this code, if any."""
@@ -130,19 +126,14 @@ class Store:
     def append(self, code: str, seq: int, kind: str, data: dict[str, Any], wall_ms: int) -> None:
         """Append one event and commit; raises if the sequence number is taken, and RoomError ``storage_busy`` (with
         nothing written) if the database stayed locked by someone else for ``BUSY_TIMEOUT_S``."""
-        try:
-            with Session(self.engine) as session:
-                session.add(EventRecord(room_code=code, seq=seq, kind=kind,
-                                        data=json.dumps(data, separators=(",", ":")), wall_ms=wall_ms))
-                record = session.get(RoomRecord, code)
-                if record is not None:
-                    record.updated_ms = wall_ms
-                    session.add(record)
-                session.commit()
-        except OperationalError as error:
-            if not is_busy(error):
-                raise
-            raise RoomError("storage_busy", "the server could not save that: try again") from error
+        with busy_refused(), Session(self.engine) as session:
+            session.add(EventRecord(room_code=code, seq=seq, kind=kind,
+                                    data=json.dumps(data, separators=(",", ":")), wall_ms=wall_ms))
+            record = session.get(RoomRecord, code)
+            if record is not None:
+                record.updated_ms = wall_ms
+                session.add(record)
+            session.commit()
 
     def events(self, code: str) -> Iterator[StoredEvent]:
         """The room's log in order."""
@@ -208,6 +199,18 @@ class Store:
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+
+@contextmanager
+def busy_refused() -> Iterator[None]:
+    """Turn a write the database refused because it is locked elsewhere (``is_busy``) into RoomError
+    ``storage_busy``, which every client shows as "try again"; any other database error passes as it is."""
+    try:
+        yield
+    except OperationalError as error:
+        if not is_busy(error):
+            raise
+        raise RoomError("storage_busy", "the server could not save that: try again") from error
 
 
 def is_busy(error: OperationalError) -> bool:

@@ -49,15 +49,8 @@ def tv(code: str | None = None) -> str:
 def create_room() -> Any:
     """Create a room; the answer holds the host token, which only this screen will know."""
     runtime = current_app.extensions["throneroom"]
-    try:
-        runtime.limits.hit("room", request.remote_addr)
-        code, host_token = runtime.service.create_room()
-    except RoomError as error:  # too many from this address (429), or every code in use (503): say which
-        status = 429 if error.code == "rate_limited" else 503  # or a locked database (storage_busy): 503 too
-        response = jsonify({"ok": False, "error": error.to_json()})
-        if getattr(error, "retry_after", None):
-            response.headers["Retry-After"] = str(error.retry_after)
-        return response, status
+    runtime.limits.hit("room", request.remote_addr)  # refusals: ``room_error`` (429, or 503 for no_code)
+    code, host_token = runtime.service.create_room()
     return jsonify({"code": code, "host_token": host_token}), 201
 
 
@@ -128,9 +121,7 @@ def upload_pack() -> Any:
     """A host uploads a pack file: all of it is imported, or nothing and the report of every problem. The file is
     read in a child process with hard limits (questions/isolate.py) while this loop keeps serving every room; when
     two files are being read already, the answer is 503 and the host tries again."""
-    from sqlalchemy.exc import OperationalError
-
-    from host.store import is_busy
+    from host.store import busy_refused
     from questions.isolate import Busy, parse_isolated
     from questions.model import PackError
     from questions.store import save_pack
@@ -138,11 +129,8 @@ def upload_pack() -> Any:
     room = host_room()
     runtime = current_app.extensions["throneroom"]
     service = runtime.service
-    try:  # each upload costs a reader process and may store 20,000 questions: a host uploads a few, not thousands
-        runtime.limits.hit("upload", request.remote_addr)
-    except RoomError as error:
-        return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "warning": False,
-                                                   "message": error.message}]}), 429
+    # each upload costs a reader process and may store 20,000 questions: a host uploads a few, not thousands
+    runtime.limits.hit("upload", request.remote_addr)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "message": "choose a file",
@@ -156,13 +144,8 @@ def upload_pack() -> Any:
     except PackError as error:
         return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), \
             503 if isinstance(error, Busy) else 422
-    try:  # a thousand questions per transaction, the rooms' turn between (questions/store.py save_pack)
+    with busy_refused():  # a thousand questions per transaction, the rooms' turn between (questions/store.py)
         key = save_pack(service.store.engine, pack, pause=lambda: runtime.socketio.sleep(0))
-    except OperationalError as error:
-        if not is_busy(error):
-            raise
-        return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "warning": False,
-                                                   "message": "the database is busy: try again"}]}), 503
     pack_id = f"db:{key}"
     service.notify_lobbies()
     numeric = sum(q.type == "numeric" for q in pack.questions)
@@ -187,9 +170,7 @@ def preview_pack(pack_id: str) -> Any:
 @bp.delete("/api/packs/<pack_id>")
 def remove_pack(pack_id: str) -> Any:
     """Delete an uploaded pack (the built-in ones stay)."""
-    from sqlalchemy.exc import OperationalError
-
-    from host.store import is_busy
+    from host.store import busy_refused
     from questions.library import builtin_packs
     from questions.store import delete_pack, is_key
 
@@ -199,16 +180,26 @@ def remove_pack(pack_id: str) -> Any:
         return jsonify({"ok": False, "error": {"code": "builtin_pack", "message": "built-in packs cannot be deleted"}}), 400
     if not (pack_id.startswith("db:") and is_key(pack_id[3:])):  # db:<uuid>, or db:<number> from before uuids
         abort(404)
-    try:
-        if not delete_pack(service.store.engine, pack_id[3:]):
-            abort(404)
-    except OperationalError as error:
-        if not is_busy(error):
-            raise
-        return jsonify({"ok": False, "error": {"code": "storage_busy",
-                                               "message": "the server could not save that: try again"}}), 503
+    with busy_refused():
+        deleted = delete_pack(service.store.engine, pack_id[3:])
+    if not deleted:
+        abort(404)
     service.notify_lobbies()
     return jsonify({"ok": True})
+
+
+@bp.app_errorhandler(RoomError)
+def room_error(error: RoomError) -> Any:
+    """A refusal raised in an HTTP handler, with the error as the sockets send it and as an upload's report
+    (``problems``): 429 and ``Retry-After`` for a rate limit, 503 for what passes by itself (a locked database, no
+    free room code), 400 otherwise."""
+    status = {"rate_limited": 429, "storage_busy": 503, "no_code": 503}.get(error.code, 400)
+    response = jsonify({"ok": False, "error": error.to_json(),
+                        "problems": [{"where": "upload", "field": error.field or "file", "message": error.message,
+                                      "warning": False}]})
+    if getattr(error, "retry_after", None):
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response, status
 
 
 @bp.app_errorhandler(413)

@@ -24,11 +24,7 @@ class PlayerNamespace(SafeNamespace):
     def on_join(self, data: Any) -> dict[str, Any]:
         """``{code, name, role, language?}``: take a new seat; the answer carries the seat token."""
         data = payload_dict(data, "code", "name")
-        rt = runtime()
-        room = rt.service.room(data["code"])
-        if self._seat() is not None:
-            raise RoomError("already_seated", "this connection already has a seat")
-        rt.limits.hit("join", request.remote_addr)
+        rt, room = runtime(), self._newcomer(data)
         seat_id, token = rt.service.join(room, data["name"], data.get("role", "player"), data.get("language"))
         return ok(seat=seat_id, token=token, state=self._attach(room, seat_id))
 
@@ -37,11 +33,7 @@ class PlayerNamespace(SafeNamespace):
         the host's TV asks to confirm, and the answer comes as ``claimed`` (with the seat's new token) or
         ``claim_refused``."""
         data = payload_dict(data, "code", "name")
-        rt = runtime()
-        room = rt.service.room(data["code"])
-        if self._seat() is not None:
-            raise RoomError("already_seated", "this connection already has a seat")
-        rt.limits.hit("join", request.remote_addr)
+        rt, room = runtime(), self._newcomer(data)
         return ok(**rt.service.claim(room, data["name"], request.sid))
 
     def on_sit_out(self, data: Any) -> dict[str, Any]:
@@ -97,6 +89,15 @@ class PlayerNamespace(SafeNamespace):
         # lost), without a broadcast to a room of a thousand spectators.
         rt.socketio.emit("state", rt.service.view(room, seat_id), to=request.sid, namespace="/play")
         return ok(**answer)
+
+    def _newcomer(self, data: dict[str, Any]) -> Room:
+        """The room a phone without a seat asks to be seated in (``join``, ``claim``), counted against its address's
+        join rate (docs/security.md)."""
+        room = runtime().service.room(data["code"])
+        if self._seat() is not None:
+            raise RoomError("already_seated", "this connection already has a seat")
+        runtime().limits.hit("join", request.remote_addr)
+        return room
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
         rt = runtime()

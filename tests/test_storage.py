@@ -352,3 +352,31 @@ def test_a_big_pack_is_written_in_short_transactions_and_shown_only_when_whole(t
     migrate(store.engine)
     with Session(store.engine) as session:
         assert [p.name for p in session.exec(select(PackRecord))] == ["Big"]
+
+
+def test_http_writes_during_a_lock_answer_503_storage_busy_and_change_nothing(tmp_path: Path):
+    path = tmp_path / "http-locked.db"
+    harness = Harness(DATABASE_URL=f"sqlite:///{path}")
+    code, token = harness.service.create_room()
+    client = harness.app.test_client()
+    host = {"X-Room-Code": code, "X-Host-Token": token}
+    pack = b"type,prompt,answer\nnumeric,How many legs has a spider?,8\n"
+
+    def upload() -> Any:
+        return client.post("/api/packs", headers=host, data={"file": (io.BytesIO(pack), "spiders.csv")},
+                           content_type="multipart/form-data")
+
+    kept = upload().get_json()["pack"]["id"]
+    rooms_before = len(harness.service.rooms)
+    other = hold_lock(path)
+    try:
+        for answer in (client.post("/api/rooms"), upload(), client.delete(f"/api/packs/{kept}", headers=host)):
+            body = answer.get_json()
+            assert answer.status_code == 503 and body["error"]["code"] == "storage_busy", (answer.status_code, body)
+            assert "try again" in body["problems"][0]["message"]  # the upload form shows problems
+    finally:
+        other.rollback()
+        other.close()
+    assert len(harness.service.rooms) == rooms_before
+    assert [p["id"] for p in harness.service.library.packs() if not p["builtin"]] == [kept]
+    assert client.delete(f"/api/packs/{kept}", headers=host).status_code == 200

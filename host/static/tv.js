@@ -98,7 +98,10 @@
     let box = document.getElementById("storage-warning");
     const trouble = isHost ? state.storage : null;
     if (!trouble) { if (box) box.remove(); return; }
-    if (!box) { box = h("div", {id: "storage-warning", class: "storage-warning", role: "alert"}); document.body.append(box); }
+    if (!box) {  /* in the header, beside the status: it must never cover a control the host needs */
+      box = h("span", {id: "storage-warning", class: "storage-warning", role: "alert"});
+      document.getElementById("host-controls").before(box);
+    }
     box.textContent = t("tv.storage_busy", {n: trouble.waiting});
   }
 
