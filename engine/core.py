@@ -356,6 +356,11 @@ class Game(ABC):
         game does not care who plays a seat."""
         return state
 
+    def asked(self, state: Any) -> str | None:
+        """The id of the question shown now (open or revealed), if the game asks questions from packs: the room counts
+        a question as seen when it is asked, not when a game that might ask it starts. Default: none."""
+        return None
+
     def step(self, state: Any) -> int | None:
         """A number that changes whenever what a seat may do changes; a client that sends an older one is
         refused as stale. ``None``: the game does not check."""

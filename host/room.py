@@ -648,8 +648,6 @@ class Room:
         with game_errors():
             state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
 
-        content = data.get("content") if isinstance(data.get("content"), dict) else {}
-
         def effect() -> None:
             for seat_id, team in assigned.items():
                 self.seats[seat_id].team = team
@@ -658,8 +656,7 @@ class Room:
             self.session = GameSession(game_id, game, state, slots, settings, seed)
             self.games_started += 1
             self.paused = False
-            for kind in ("numeric", "choice"):  # a room prefers questions it has not seen (CAMP-D15)
-                self.seen_questions.update(str(q.get("id")) for q in content.get(kind) or [] if isinstance(q, dict))
+            self._note_asked(self.session)
 
         return effect
 
@@ -712,13 +709,20 @@ class Room:
             state = session.game.on_timeout(session.state, data["gt"])
         return self._advance(session, state)
 
-    @staticmethod
-    def _advance(session: GameSession, state: Any) -> Effect:
+    def _advance(self, session: GameSession, state: Any) -> Effect:
         def effect() -> None:
             session.state = state
             session.actions += 1
+            self._note_asked(session)
 
         return effect
+
+    def _note_asked(self, session: GameSession) -> None:
+        """A question counts as seen in this room once it is asked (CAMP-D15): the next game's draw prefers the
+        others. A game that starts but never reaches a question uses none up."""
+        asked = session.game.asked(session.state)
+        if asked is not None:
+            self.seen_questions.add(asked)
 
     def _plan_pause(self, data: dict[str, Any]) -> Effect:
         self._running()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine
 
@@ -29,6 +30,18 @@ class Entry:
     id: str
     language: str
     question: Question
+
+    @property
+    def pack_id(self) -> str:
+        """The id of the pack the question is in (``db:<uuid>`` of ``db:<uuid>:17``)."""
+        return self.id.rsplit(":", 1)[0]
+
+    @property
+    def image_url(self) -> str | None:
+        """Where the TV loads the question's image (host/web.py serves the pack's images), if it has one."""
+        if not self.question.image:
+            return None
+        return f"/packs/{self.pack_id}/media/{quote(self.question.image)}"
 
 
 @cache

@@ -85,6 +85,8 @@ class Question:
     options: tuple[str, ...] = ()
     correct: int | None = None
     source: str | None = None
+    time: int | None = None  # the pack's own seconds for this question (Kahoot! "Time limit"), if it has one
+    image: str | None = None  # the file name of its image inside a .zip pack, if it has one
 
     def to_json(self) -> dict[str, Any]:
         """The question in Throneroom's own pack format."""
@@ -94,6 +96,10 @@ class Question:
         else:
             base.update(options=list(self.options), correct=self.correct)
         base.update(category=self.category, difficulty=self.difficulty, source=self.source)
+        if self.time is not None:
+            base["time"] = self.time
+        if self.image is not None:
+            base["image"] = self.image
         return base
 
 

@@ -737,6 +737,10 @@ class CampaignGame(Game):
             view["yours"] = own.value  # one's own answer, never another's
         return view
 
+    def asked(self, state: CampaignState) -> str | None:
+        """The question on screen now, which the room counts as seen (CAMP-D15)."""
+        return self._question(state, state.asking).id if state.asking is not None else None
+
     def audience_question(self, state: CampaignState) -> dict[str, Any] | None:
         """The question in play for the audience play-along (host/audience.py): its identity, kind, window and
         whether it is open now; the correct answer only once it is revealed."""
