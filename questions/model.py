@@ -39,8 +39,10 @@ class Problem:
 
     where: str
     field: str
-    message: str
+    message: str  # English, for the command line and logs
     warning: bool = False
+    code: str = ""  # the TV shows catalog message ``pack.problem.<code>`` with ``args``, in the page's language
+    args: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # a report is always small, whatever a file holds; values are quoted through shown() where they are known
@@ -53,7 +55,8 @@ class Problem:
 
     def to_json(self) -> dict[str, Any]:
         """The problem as the TV shows it."""
-        return {"where": self.where, "field": self.field, "message": self.message, "warning": self.warning}
+        return {"where": self.where, "field": self.field, "message": self.message, "warning": self.warning,
+                "code": self.code, "args": self.args}
 
 
 @dataclass
