@@ -144,13 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     packs = sub.add_parser("pack", help="question packs").add_subparsers(dest="pack_command", required=True)
     for command, text in (("import", "check a pack file and store it"), ("validate", "check a pack file only"),
                           ("list", "list the stored packs"), ("export", "write a stored pack to a file"),
-                          ("delete", "remove a stored pack")):
+                          ("delete", "remove a stored pack (any pack, whoever uploaded it)")):
         one = packs.add_parser(command, help=text)
         if command in ("export", "delete"):
             one.add_argument("id", type=pack_key, help="the pack's id (see pack list)")
         if command in ("import", "validate", "export"):
-            one.add_argument("file", help="the pack file" + (" to write (Throneroom JSON)" if command == "export"
-                                                              else " (JSON, CSV, Open Trivia DB, GIFT or Aiken)"))
+            one.add_argument("file", help="the pack file" + (" to write (Throneroom JSON; .zip: with its images)"
+                                                              if command == "export" else
+                                                              " (JSON, YAML, CSV, Kahoot! .xlsx, Open Trivia DB, GIFT, "
+                                                              "Aiken, or a .zip with images)"))
         if command in ("import", "validate"):
             one.add_argument("--name", help="the pack's name (default: from the file)")
             one.add_argument("--language", choices=["en", "fa", "ro"], help="the pack's language")
@@ -230,9 +232,10 @@ def pack_command(args: argparse.Namespace) -> int:
         print(f"imported pack db:{pack_id}: {summary}")
     elif args.pack_command == "list":
         rows = list_packs(store.engine)
-        for row in rows:
+        for row in rows:  # whose: every room's (no owner), or a host's, shared with every room or not
+            whose = "all rooms" if row["owner"] is None else "shared" if row["shared"] else "one host"
             print(f"db:{row['id']}  {row['language']}  {row['numeric']:>5} numeric  {row['choice']:>5} choice  "
-                  f"{row['name']}")
+                  f"{whose:<9}  {row['name']}")
         if not rows:
             print("no packs yet: throneroom pack import FILE")
     elif args.pack_command == "export":
@@ -240,7 +243,19 @@ def pack_command(args: argparse.Namespace) -> int:
         if stored is None:
             print(f"throneroom: there is no pack {args.id}", file=sys.stderr)
             return 1
-        Path(args.file).write_text(json.dumps(stored.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        from questions.archive import write_archive
+        from questions.store import load_images
+
+        images = load_images(store.engine, args.id)
+        if args.file.lower().endswith(".zip"):  # the pack JSON and its images: imports back to the same pack
+            Path(args.file).write_bytes(write_archive(stored, list(images.values())))
+        elif images:
+            print(f"throneroom: pack {args.id} has {len(images)} image(s): export it to a FILE ending in .zip",
+                  file=sys.stderr)
+            return 1
+        else:
+            Path(args.file).write_text(json.dumps(stored.to_json(), ensure_ascii=False, indent=2) + "\n",
+                                       encoding="utf-8")
         print(f"wrote pack {args.id} to {args.file}")
     elif args.pack_command == "delete":
         if not delete_pack(store.engine, args.id):

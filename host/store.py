@@ -34,6 +34,7 @@ class RoomRecord(SQLModel, table=True):
 
     code: str = Field(primary_key=True, max_length=8)
     host_token_hash: str
+    owner_hash: str | None = Field(default=None, max_length=64)  # host/room.py Room.owner; None: before owners
     seed: int
     created_ms: int
     updated_ms: int = Field(index=True)
@@ -104,11 +105,12 @@ class Store:
         SQLModel.metadata.create_all(self.engine)
         self.migrate()
 
-    def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int) -> None:
+    def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int,
+                    owner_hash: str | None = None) -> None:
         """Record a new room; RoomError ``storage_busy`` if the database stayed locked (see ``append``)."""
         with busy_refused(), Session(self.engine) as session:
             session.add(RoomRecord(code=code, host_token_hash=host_token_hash, seed=seed,
-                                   created_ms=now_ms, updated_ms=now_ms))
+                                   created_ms=now_ms, updated_ms=now_ms, owner_hash=owner_hash))
             session.commit()
 
     def room(self, code: str) -> RoomRecord | None:
@@ -164,7 +166,13 @@ class Store:
             return None if record is None else record.game_ms
 
     def migrate(self) -> None:
-        """Bring an older database up to date (questions/store.py ``migrate``: stable pack ids)."""
+        """Bring an older database up to date: the rooms' owner identity (a room from before has none and is its
+        own host's), and questions/store.py ``migrate`` (stable pack ids, pack owners)."""
+        from sqlalchemy import inspect
+
+        if "owner_hash" not in {c["name"] for c in inspect(self.engine).get_columns("room")}:
+            with self.engine.begin() as connection:
+                connection.execute(text("ALTER TABLE room ADD COLUMN owner_hash VARCHAR(64)"))
         questions.store.migrate(self.engine)
 
     def checkpoint(self) -> bool:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, NoReturn
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, make_response, render_template, request
 
 from host.i18n import all_catalogs, best_language, direction, translate
-from host.room import RoomError, is_room_code
+from host.room import LANGUAGES, RoomError, is_room_code
+from questions.model import MAX_FILE_BYTES, Problem, shown
 
 bp = Blueprint("host", __name__)
 
@@ -47,10 +48,13 @@ def tv(code: str | None = None) -> str:
 
 @bp.post("/api/rooms")
 def create_room() -> Any:
-    """Create a room; the answer holds the host token, which only this screen will know."""
+    """Create a room; the answer holds the host token, which only this screen will know. A TV leaving its room
+    with "New room" sends ``{"from": {"code": ..., "host_token": ...}}``: the new room keeps that room's owner
+    identity, and so its host's packs (docs/packs.md)."""
     runtime = current_app.extensions["throneroom"]
     runtime.limits.hit("room", request.remote_addr)  # refusals: ``room_error`` (429, or 503 for no_code)
-    code, host_token = runtime.service.create_room()
+    body = request.get_json(silent=True)
+    code, host_token = runtime.service.create_room(body.get("from") if isinstance(body, dict) else None)
     return jsonify({"code": code, "host_token": host_token}), 201
 
 
@@ -104,6 +108,28 @@ def campaign_map(map_id: str) -> Any:
     return response
 
 
+@bp.get("/packs/<pack_id>/media/<name>")
+def pack_media(pack_id: str, name: str) -> Response:
+    """An image of an uploaded pack (a .zip's, questions/archive.py), for the TV: its stored media type, never
+    sniffed, cached for a year (a pack's images never change; a deleted pack's uuid is never given again). Only by
+    the pack's uuid: that key of 128 random bits is what a room is given with the questions it plays, and packs from
+    before uuids (``db:<number>``) have no images. 404 for anything else."""
+    from questions.store import load_image
+
+    key = pack_id[3:] if pack_id.startswith("db:") else ""
+    if len(key) != 32 or len(name) > 200:
+        abort(404)
+    found = load_image(current_app.extensions["throneroom"].service.store.engine, key, name)
+    if found is None:
+        abort(404)
+    media_type, data = found
+    response = Response(data, mimetype=media_type)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    response.headers["Content-Disposition"] = "inline"
+    return response
+
+
 def host_room() -> Any:
     """The room whose host token the request carries (headers X-Room-Code and X-Host-Token), or abort 403."""
     service = current_app.extensions["throneroom"].service
@@ -116,11 +142,28 @@ def host_room() -> Any:
     return room
 
 
+def problem(code: str, message: str, field: str = "file", **args: Any) -> dict[str, Any]:
+    """One problem of an upload that is not about the file's content, as the TV shows it (``pack.problem.<code>``)."""
+    return Problem("upload", field, message, code=code, args=args).to_json()
+
+
+def refused(status: int, code: str, message: str, field: str = "pack") -> NoReturn:
+    """Refuse a pack request with ``error`` as the sockets send one (the TV shows ``error.<code>``)."""
+    abort(make_response(jsonify({"ok": False, "error": {"code": code, "message": message, "field": field}}), status))
+
+
+def packs_of(room: Any) -> Any:
+    """The room service's library and the owner identity the room sees packs as."""
+    return current_app.extensions["throneroom"].service.library, room.owner
+
+
 @bp.post("/api/packs")
 def upload_pack() -> Any:
     """A host uploads a pack file: all of it is imported, or nothing and the report of every problem. The file is
     read in a child process with hard limits (questions/isolate.py) while this loop keeps serving every room; when
-    two files are being read already, the answer is 503 and the host tries again."""
+    two files are being read already, the answer is 503 and the host tries again. The form gives ``language``
+    (en, fa, ro; none: the file's own or English) and ``shared`` ("true": offered to every room); the pack belongs
+    to the room's owner (docs/packs.md)."""
     from host.store import busy_refused
     from questions.isolate import Busy, parse_isolated
     from questions.model import PackError
@@ -133,11 +176,13 @@ def upload_pack() -> Any:
     runtime.limits.hit("upload", request.remote_addr)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "message": "choose a file",
-                                                   "warning": False}]}), 400
+        return jsonify({"ok": False, "problems": [problem("no_file", "choose a file")]}), 400
     language = request.form.get("language") or None
-    if language is not None and language not in ("en", "fa", "ro"):
-        language = None
+    if language is not None and language not in LANGUAGES:
+        return jsonify({"ok": False, "problems": [Problem("pack", "language", "language must be one of en, fa, ro",
+                                                          code="bad_language", args={"value": shown(language)})
+                                                  .to_json()]}), 422
+    shared = request.form.get("shared") in ("true", "on", "1")
     try:
         pack = parse_isolated(upload.read(), upload.filename, request.form.get("name") or None, language,
                               sleep=runtime.socketio.sleep)
@@ -145,21 +190,23 @@ def upload_pack() -> Any:
         return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), \
             503 if isinstance(error, Busy) else 422
     with busy_refused():  # a thousand questions per transaction, the rooms' turn between (questions/store.py)
-        key = save_pack(service.store.engine, pack, pause=lambda: runtime.socketio.sleep(0))
+        key = save_pack(service.store.engine, pack, pause=lambda: runtime.socketio.sleep(0), owner=room.owner,
+                        shared=shared)
     pack_id = f"db:{key}"
     service.notify_lobbies()
     numeric = sum(q.type == "numeric" for q in pack.questions)
     return jsonify({"ok": True, "room": room.code, "pack": {"id": pack_id, "name": pack.name, "language": pack.language,
-                                                            "numeric": numeric, "choice": len(pack.questions) - numeric},
+                                                            "numeric": numeric, "choice": len(pack.questions) - numeric,
+                                                            "mine": True, "shared": shared},
                     "warnings": [w.to_json() for w in pack.warnings]}), 201
 
 
 @bp.get("/api/packs/<pack_id>")
 def preview_pack(pack_id: str) -> Any:
     """The first questions of a pack, for the host to look at (prompts and options, never the answers: the TV
-    is in front of everyone)."""
-    host_room()
-    pack = current_app.extensions["throneroom"].service.library.pack(pack_id)
+    is in front of everyone). Only a pack the room is offered (its owner's, or shared): another is not there."""
+    library, owner = packs_of(host_room())
+    pack = library.pack(pack_id, owner)
     if pack is None:
         abort(404)
     return jsonify({"ok": True, "name": pack.name, "language": pack.language, "count": len(pack.questions),
@@ -167,25 +214,57 @@ def preview_pack(pack_id: str) -> Any:
                                    "category": q.category} for q in pack.questions[:20]]})
 
 
-@bp.delete("/api/packs/<pack_id>")
-def remove_pack(pack_id: str) -> Any:
-    """Delete an uploaded pack (the built-in ones stay)."""
-    from host.store import busy_refused
+def owned_pack(pack_id: str) -> tuple[Any, str]:
+    """The room service and the store's key of a pack the requesting host owns; else the request is refused:
+    400 ``builtin_pack``, 404 for no such pack, 403 ``not_your_pack`` for another host's pack or one without an
+    owner (from before owners: only the command line deletes it)."""
     from questions.library import builtin_packs
-    from questions.store import delete_pack, is_key
 
-    host_room()
+    room = host_room()
     service = current_app.extensions["throneroom"].service
     if pack_id in builtin_packs():
-        return jsonify({"ok": False, "error": {"code": "builtin_pack", "message": "built-in packs cannot be deleted"}}), 400
-    if not (pack_id.startswith("db:") and is_key(pack_id[3:])):  # db:<uuid>, or db:<number> from before uuids
+        refused(400, "builtin_pack", "built-in packs cannot be deleted or changed")
+    found = service.library.owner_of(pack_id)  # db:<uuid>, or db:<number> from before uuids
+    if found is None:
         abort(404)
+    if found[1] is None or found[1] != room.owner:
+        refused(403, "not_your_pack", "only the host who uploaded this pack can change or delete it")
+    return service, found[0][3:]
+
+
+@bp.delete("/api/packs/<pack_id>")
+def remove_pack(pack_id: str) -> Any:
+    """Delete an uploaded pack: only its owner's rooms may (the built-in ones stay; ``throneroom pack delete`` deletes
+    any)."""
+    from host.store import busy_refused
+    from questions.store import delete_pack
+
+    service, key = owned_pack(pack_id)
     with busy_refused():
-        deleted = delete_pack(service.store.engine, pack_id[3:])
+        deleted = delete_pack(service.store.engine, key)
     if not deleted:
         abort(404)
     service.notify_lobbies()
     return jsonify({"ok": True})
+
+
+@bp.patch("/api/packs/<pack_id>")
+def share_pack(pack_id: str) -> Any:
+    """The owner offers a pack to every room, or to its own rooms only again: ``{"shared": true|false}``. A room
+    that chose a pack no longer shared with it loses it from its choice, as if it had been deleted."""
+    from host.store import busy_refused
+    from questions.store import set_shared
+
+    service, key = owned_pack(pack_id)
+    body = request.get_json(silent=True)
+    shared = body.get("shared") if isinstance(body, dict) else None
+    if not isinstance(shared, bool):
+        refused(400, "invalid", "shared must be true or false", "shared")
+    with busy_refused():
+        if not set_shared(service.store.engine, key, shared):
+            abort(404)
+    service.notify_lobbies()
+    return jsonify({"ok": True, "shared": shared})
 
 
 @bp.app_errorhandler(RoomError)
@@ -195,8 +274,9 @@ def room_error(error: RoomError) -> Any:
     free room code), 400 otherwise."""
     status = {"rate_limited": 429, "storage_busy": 503, "no_code": 503}.get(error.code, 400)
     response = jsonify({"ok": False, "error": error.to_json(),
-                        "problems": [{"where": "upload", "field": error.field or "file", "message": error.message,
-                                      "warning": False}]})
+                        "problems": [problem(error.code, error.message, error.field or "file",
+                                             **({"n": error.retry_after} if getattr(error, "retry_after", None)
+                                                else {}))]})
     if getattr(error, "retry_after", None):
         response.headers["Retry-After"] = str(error.retry_after)
     return response, status
@@ -205,8 +285,8 @@ def room_error(error: RoomError) -> Any:
 @bp.app_errorhandler(413)
 def too_large(_: Any) -> Any:
     """An upload over the limit."""
-    return jsonify({"ok": False, "problems": [{"where": "upload", "field": "file", "warning": False,
-                                               "message": "the file is larger than 5 MB"}]}), 413
+    return jsonify({"ok": False, "problems": [problem("file_too_large", "the file is larger than 5 MB",
+                                                      mb=MAX_FILE_BYTES // (1024 * 1024))]}), 413
 
 
 @bp.after_app_request

@@ -12,6 +12,7 @@ import html
 import io
 import json
 import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,9 @@ from questions.model import (
 
 OWN_FORMAT = "throneroom-pack/1"
 CSV_COLUMNS = ("type", "prompt", "answer", "unit", "option1", "option2", "option3", "option4", "option5", "option6",
-               "correct", "category", "difficulty", "source")
+               "correct", "category", "difficulty", "source", "time", "image")
 KAHOOT_TIMES = (5, 10, 20, 30, 60, 90, 120, 240)
+MIN_TIME, MAX_TIME = 5, 240  # a question's own time, in seconds (Kahoot!'s shortest and longest)
 # a GIFT answer in braces: a run without braces that holds one of = ~ # (linear: no run is scanned twice)
 GIFT_ANSWER = re.compile(r"\{[^{}=~#]*[=~#][^{}]*\}")
 SMALL_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}(?:\.0+)?")
@@ -49,15 +51,17 @@ ANY_NUMBER = re.compile(r"[0-9]+(?:\.0+)?")
 def decode(data: bytes, filename: str) -> str:
     """The file's text: UTF-8, with or without a byte order mark; PackError naming the first bad byte otherwise."""
     if len(data) > MAX_FILE_BYTES:
-        raise PackError([Problem(filename, "", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")])
+        raise PackError([Problem(filename, "", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                                      code="file_too_large", args={"mb": MAX_FILE_BYTES // (1024 * 1024)})])
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise PackError([Problem(f"line {line}", "", f"wrong encoding: not UTF-8 (byte {error.start + 1}); "
-                                                     "save the file as UTF-8")]) from None
+                                                     "save the file as UTF-8", code="not_utf8",
+                                    args={"byte": error.start + 1})]) from None
     if "\x00" in text:
-        raise PackError([Problem(filename, "", "this is not a text file")])
+        raise PackError([Problem(filename, "", "this is not a text file", code="not_text")])
     return text
 
 
@@ -87,41 +91,61 @@ def read_pack(data: bytes, filename: str, name: str | None = None, language: str
     except PackError:
         raise
     except MemoryError:
-        raise PackError([Problem("file", "", "the file needs too much memory to read")]) from None
+        raise PackError([Problem("file", "", "the file needs too much memory to read", code="too_much_memory")]) \
+            from None
     except RecursionError:
-        raise PackError([Problem("file", "", f"nested more than {MAX_DEPTH} levels deep")]) from None
+        raise PackError([Problem("file", "", f"nested more than {MAX_DEPTH} levels deep", code="too_deep",
+                                 args={"n": MAX_DEPTH})]) from None
     except Exception as error:  # noqa: BLE001 - any reader's failure becomes a report, never a server error
         raise PackError([Problem("file", "", f"could not read the file: {type(error).__name__} "
-                                             f"{clipped(str(error))}")]) from None
+                                             f"{clipped(str(error))}", code="unreadable",
+                                 args={"detail": type(error).__name__})]) from None
 
 
 def _too_many_lines(text: str) -> None:
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
-        raise PackError([Problem("file", "", f"{lines:,} lines: a pack file has at most {MAX_LINES:,}")])
+        raise PackError([Problem("file", "", f"{lines:,} lines: a pack file has at most {MAX_LINES:,}",
+                                 code="too_many_lines", args={"n": lines, "max": MAX_LINES})])
 
 
-def _read_pack(data: bytes, filename: str, name: str | None, language: str | None) -> Pack:
-    default_name = name or Path(filename).stem.replace("_", " ").replace("-", " ").strip() or "Pack"
+def read_member(data: bytes, filename: str, name: str | None, language: str | None, images: frozenset[str],
+                stem: str) -> Pack:
+    """The pack file of a .zip (questions/archive.py): its questions may name the archive's ``images``; ``stem``
+    (the archive's name) is the pack's name when the file has none. An archive inside is refused."""
+    return _read_pack(data, filename, name, language, images, stem)
+
+
+def _read_pack(data: bytes, filename: str, name: str | None, language: str | None,
+               images: frozenset[str] | None = None, stem: str | None = None) -> Pack:
+    default_name = name or stem or Path(filename).stem.replace("_", " ").replace("-", " ").strip() or "Pack"
+    from questions.archive import is_archive, read_archive
+
+    if is_archive(data, filename):  # a pack with images (images is None: this is not a file inside one)
+        if images is not None:
+            raise PackError([Problem("file", "", "an archive inside the archive: not allowed", code="zip_nested",
+                                     args={"name": clipped(filename)})])
+        return read_archive(data, filename, name, language)
     if data[:4] == b"PK\x03\x04" or Path(filename).suffix.lower() == ".xlsx":
         if len(data) > MAX_FILE_BYTES:
-            raise PackError([Problem(filename, "", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")])
+            raise PackError([Problem(filename, "", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                                      code="file_too_large", args={"mb": MAX_FILE_BYTES // (1024 * 1024)})])
         raws, problems = read_kahoot(data)
-        return build_pack(raws, name=default_name, language=language or "en", problems=problems)
+        return _with_extras(raws, images, name=default_name, language=language or "en", problems=problems)
     text = decode(data, filename)
     if Path(filename).suffix.lower() in (".yaml", ".yml"):
-        return read_own(text, name, language, parse=_yaml)
+        return read_own(text, name, language, parse=_yaml, images=images)
     kind = detect(text, filename)
     if kind == "json":
         parsed = _json(text)
         if isinstance(parsed, dict) and "results" in parsed and "format" not in parsed:
             return build_pack(read_opentdb(parsed), name=default_name, language=language or "en")
-        return read_own(parsed, name, language)
+        return read_own(parsed, name, language, images=images)
     if kind in ("csv", "gift", "aiken"):
         _too_many_lines(text)
     if kind == "csv":
         raws, problems = read_csv(text)
-        return build_pack(raws, name=default_name, language=language or "en", problems=problems)
+        return _with_extras(raws, images, name=default_name, language=language or "en", problems=problems)
     if kind == "gift":
         raws, problems = read_gift(text)
         return build_pack(raws, name=default_name, language=language or "en", problems=problems)
@@ -129,7 +153,7 @@ def _read_pack(data: bytes, filename: str, name: str | None, language: str | Non
         raws, problems = read_aiken(text)
         return build_pack(raws, name=default_name, language=language or "en", problems=problems)
     raise PackError([Problem(filename, "", "unknown format: use Throneroom JSON, CSV, Open Trivia DB JSON, "
-                                          "Moodle GIFT or Aiken (see docs/packs.md)")])
+                                          "Moodle GIFT or Aiken (see docs/packs.md)", code="unknown_format")])
 
 
 def _number_text(text: str) -> int | str:
@@ -139,11 +163,13 @@ def _number_text(text: str) -> int | str:
 
 
 def _no_constant(constant: str) -> Any:
-    raise PackError([Problem("file", "", f"not valid JSON: {constant} is not a JSON number")])
+    raise PackError([Problem("file", "", f"not valid JSON: {constant} is not a JSON number", code="json_constant",
+                             args={"value": constant})])
 
 
 def _too_deep(where: str = "file") -> PackError:
-    return PackError([Problem(where, "", f"nested more than {MAX_DEPTH} levels deep: a pack is not that deep")])
+    return PackError([Problem(where, "", f"nested more than {MAX_DEPTH} levels deep: a pack is not that deep",
+                              code="too_deep", args={"n": MAX_DEPTH})])
 
 
 def check_depth(data: Any) -> None:
@@ -161,8 +187,8 @@ def _json(text: str) -> Any:
     try:
         data = json.loads(text, parse_int=_number_text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        raise PackError([Problem(f"line {error.lineno}", "", f"not valid JSON: {error.msg} (column {error.colno})")]) \
-            from None
+        raise PackError([Problem(f"line {error.lineno}", "", f"not valid JSON: {error.msg} (column {error.colno})",
+                                 code="invalid_json", args={"column": error.colno})]) from None
     except RecursionError:  # the C parser stops at its own depth limit
         raise _too_deep() from None
     if isinstance(data, (list, dict)):
@@ -193,7 +219,7 @@ def _yaml(text: str) -> Any:
         for event in yaml.parse(text, Loader=loader):  # one linear pass over the events, before anything is built
             line = f"line {event.start_mark.line + 1}"
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-                raise PackError([Problem(line, "", "YAML anchors and aliases are not supported")])
+                raise PackError([Problem(line, "", "YAML anchors and aliases are not supported", code="yaml_alias")])
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -205,34 +231,93 @@ def _yaml(text: str) -> Any:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "file"
         problem = getattr(error, "problem", None) or str(error)
-        raise PackError([Problem(where, "", f"not valid YAML: {clipped(problem)}")]) from None
+        raise PackError([Problem(where, "", f"not valid YAML: {clipped(problem)}", code="invalid_yaml")]) from None
 
 
-def read_own(text: str | Any, name: str | None = None, language: str | None = None, parse: Any = None) -> Pack:
+@dataclass
+class TimedQuestion(RawQuestion):
+    """A question as read from a format that may give it its own time (seconds) and an image (a file name in the
+    pack's .zip)."""
+
+    time: Any = None
+    image: Any = None
+
+
+def _extras(raw: RawQuestion, images: frozenset[str] | None, problems: list[Problem]) -> tuple[int | None,
+                                                                                               str | None]:
+    """A question's checked time and image: a time is a whole number of seconds from MIN_TIME to MAX_TIME; an image
+    is a plain file name that the pack's archive holds (a pack file alone holds none)."""
+    from questions.archive import plain_name
+
+    time, image = getattr(raw, "time", None), getattr(raw, "image", None)
+    seconds = None
+    if time is not None and time != "":
+        seconds = time if isinstance(time, int) and not isinstance(time, bool) else None
+        if isinstance(time, float) and time.is_integer():
+            seconds = int(time)
+        if isinstance(time, str) and SMALL_NUMBER.fullmatch(time.strip()):
+            seconds = int(time.strip().split(".")[0])
+        if seconds is None or not MIN_TIME <= seconds <= MAX_TIME:
+            problems.append(Problem(raw.where, "time", f"the time must be a whole number of seconds from {MIN_TIME} "
+                                                       f"to {MAX_TIME}, not {shown(time)}", code="question_time",
+                                    args={"value": shown(time), "min": MIN_TIME, "max": MAX_TIME}))
+            seconds = None
+    name = None
+    if image is not None and image != "":
+        if isinstance(image, str):
+            image = image.strip()
+        if not plain_name(image):
+            problems.append(Problem(raw.where, "image", f"{shown(image)} is not an image's file name (a name like "
+                                                        "flag.png, without folders)", code="question_image",
+                                    args={"value": shown(image)}))
+        elif images is None or image not in images:
+            problems.append(Problem(raw.where, "image", f"the image {shown(image)} is not in the .zip with the pack",
+                                    code="zip_image_missing", args={"name": clipped(image)}))
+        else:
+            name = image
+    return seconds, name
+
+
+def _with_extras(raws: list[RawQuestion], images: frozenset[str] | None, **pack: Any) -> Pack:
+    """``build_pack`` for questions that may have a time and an image: those are checked with the rest, in the same
+    report, and given to the checked questions (one for each raw question: build_pack stops at any error)."""
+    problems = list(pack.pop("problems", None) or [])
+    extras = [_extras(raw, images, problems) for raw in raws[:MAX_QUESTIONS]]
+    built = build_pack(raws, problems=problems, **pack)
+    built.questions = [replace(q, time=time, image=image) if time or image else q
+                       for q, (time, image) in zip(built.questions, extras)]
+    return built
+
+
+def read_own(text: str | Any, name: str | None = None, language: str | None = None, parse: Any = None,
+             images: frozenset[str] | None = None) -> Pack:
     """Throneroom's own format, in JSON (schema: questions/pack.schema.json) or the same structure in YAML; ``text``
-    may be the data already parsed."""
+    may be the data already parsed. ``images``: the files of the pack's .zip a question may name."""
     data = (parse or _json)(text) if isinstance(text, str) else text
     if not isinstance(data, dict):
-        raise PackError([Problem("file", "", "a Throneroom pack is a JSON object")])
+        raise PackError([Problem("file", "", "a Throneroom pack is a JSON object", code="not_an_object")])
     problems = []
     if data.get("format") != OWN_FORMAT:
-        problems.append(Problem("pack", "format", f"must be {OWN_FORMAT!r}"))
+        problems.append(Problem("pack", "format", f"must be {OWN_FORMAT!r}", code="wrong_format",
+                                args={"format": OWN_FORMAT}))
     items = data.get("questions")
     if not isinstance(items, list):
-        raise PackError([*problems, Problem("pack", "questions", "must be a list of questions")])
+        raise PackError([*problems, Problem("pack", "questions", "must be a list of questions",
+                                            code="questions_not_list")])
     if len(items) > MAX_QUESTIONS:
         problems.append(Problem("pack", "questions", f"{len(items):,} questions: a pack holds at most "
-                                                     f"{MAX_QUESTIONS} questions"))
+                                                     f"{MAX_QUESTIONS} questions", code="too_many_questions",
+                                args={"n": len(items), "max": MAX_QUESTIONS}))
     raws = []
     for i, item in enumerate(items[:MAX_QUESTIONS]):
         where = f"questions[{i + 1}]"
         if not isinstance(item, dict):
-            problems.append(Problem(where, "", "a question is an object"))
+            problems.append(Problem(where, "", "a question is an object", code="question_not_object"))
             continue
-        raws.append(RawQuestion(where, item.get("type"), item.get("prompt"), item.get("answer"), item.get("options"),
-                                item.get("correct"), item.get("unit"), item.get("category"), item.get("difficulty"),
-                                item.get("source")))
-    return build_pack(raws, name=name or data.get("name"), language=language or data.get("language"),
+        raws.append(TimedQuestion(where, item.get("type"), item.get("prompt"), item.get("answer"),
+                                  item.get("options"), item.get("correct"), item.get("unit"), item.get("category"),
+                                  item.get("difficulty"), item.get("source"), item.get("time"), item.get("image")))
+    return _with_extras(raws, images, name=name or data.get("name"), language=language or data.get("language"),
                       author=data.get("author", ""), licence=data.get("licence", ""),
                       description=data.get("description", ""), problems=problems)
 
@@ -249,17 +334,21 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     except csv.Error as error:
         return [], [_csv_problem(1, error)]
     if not first_row:
-        return [], [Problem("row 1", "", "the file is empty")]
+        return [], [Problem("row 1", "", "the file is empty", code="empty_file")]
     if len(first_row) > MAX_COLUMNS:
-        return [], [Problem("row 1", "header", f"{len(first_row):,} columns: a pack file has at most {MAX_COLUMNS}")]
+        return [], [Problem("row 1", "header", f"{len(first_row):,} columns: a pack file has at most {MAX_COLUMNS}",
+                            code="too_many_columns", args={"n": len(first_row), "max": MAX_COLUMNS})]
     header = [h.strip().lower() for h in first_row]
     missing = [c for c in ("type", "prompt") if c not in header]
     unknown = [clipped(h) for h in header if h and h not in CSV_COLUMNS]
     if missing:
-        problems.append(Problem("row 1", "header", f"missing column(s): {', '.join(missing)}"))
+        problems.append(Problem("row 1", "header", f"missing column(s): {', '.join(missing)}", code="missing_columns",
+                                args={"n": len(missing), "columns": ", ".join(missing)}))
     if unknown:
         more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-        problems.append(Problem("row 1", "header", f"unknown column(s): {', '.join(unknown[:5])}{more}"))
+        problems.append(Problem("row 1", "header", f"unknown column(s): {', '.join(unknown[:5])}{more}",
+                                code="unknown_columns", args={"n": len(unknown), "columns": ", ".join(unknown[:5])
+                                                              + (", …" if len(unknown) > 5 else "")}))
     if missing:
         return [], problems
     raws: list[RawQuestion] = []
@@ -278,10 +367,12 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         filled += 1
         if filled > MAX_ROWS:
             problems.append(Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most "
-                                                         f"{MAX_QUESTIONS:,} questions"))
+                                                         f"{MAX_QUESTIONS:,} questions", code="too_many_rows",
+                                    args={"n": MAX_ROWS, "max": MAX_QUESTIONS}))
             break
         if len(row) > len(header):
-            problems.append(Problem(f"row {number}", "", f"{len(row)} cells but the header has {len(header)}"))
+            problems.append(Problem(f"row {number}", "", f"{len(row)} cells but the header has {len(header)}",
+                                    code="too_many_cells", args={"n": len(row), "header": len(header)}))
             continue
         cells = dict(zip(header, row))
         options = [cells.get(f"option{k}", "") for k in range(1, MAX_OPTIONS + 1)]
@@ -291,21 +382,24 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         correct: Any = None
         if correct_text:
             if "," in correct_text or "+" in correct_text:
-                problems.append(Problem(f"row {number}", "correct", "several correct answers; a question has one"))
+                problems.append(Problem(f"row {number}", "correct", "several correct answers; a question has one",
+                                        code="several_correct"))
                 continue
             correct = _option_number(correct_text, correct_text)
         kind = (cells.get("type") or "").strip().lower()
-        raws.append(RawQuestion(f"row {number}", kind, cells.get("prompt"), cells.get("answer"),
-                                options if kind != "numeric" else None, correct, cells.get("unit") or None,
-                                cells.get("category"), cells.get("difficulty"), cells.get("source") or None))
+        raws.append(TimedQuestion(f"row {number}", kind, cells.get("prompt"), cells.get("answer"),
+                                  options if kind != "numeric" else None, correct, cells.get("unit") or None,
+                                  cells.get("category"), cells.get("difficulty"), cells.get("source") or None,
+                                  cells.get("time"), cells.get("image")))
     return raws, problems
 
 
 def _csv_problem(line: int, error: csv.Error) -> Problem:
     """A CSV file the csv module cannot read at a line (a cell too long, a stray quote...)."""
     if "field larger than field limit" in str(error):
-        return Problem(f"line {line}", "", f"a cell longer than {csv.field_size_limit():,} characters")
-    return Problem(f"line {line}", "", f"not valid CSV: {clipped(str(error))}")
+        return Problem(f"line {line}", "", f"a cell longer than {csv.field_size_limit():,} characters",
+                       code="cell_too_long", args={"n": csv.field_size_limit()})
+    return Problem(f"line {line}", "", f"not valid CSV: {clipped(str(error))}", code="invalid_csv")
 
 
 def _option_number(text: str, otherwise: Any) -> Any:
@@ -330,7 +424,7 @@ def read_opentdb(text: str | Any) -> list[RawQuestion]:
     data = _json(text) if isinstance(text, str) else text
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list):
-        raise PackError([Problem("file", "results", "an Open Trivia DB file has a results list")])
+        raise PackError([Problem("file", "results", "an Open Trivia DB file has a results list", code="no_results")])
     raws = []
     for i, item in enumerate(results[: MAX_QUESTIONS + 1]):
         where = f"results[{i + 1}]"
@@ -386,7 +480,7 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         body = re.sub(r"^::(.*?)::", "", body, flags=re.DOTALL).strip()
         braces = _gift_braces(body)
         if braces is None:
-            problems.append(Problem(where, "answer", "no answer in braces {…}"))
+            problems.append(Problem(where, "answer", "no answer in braces {…}", code="gift_no_answer"))
             return
         opening, closing = braces
         prompt = _unescape_gift(body[:opening] + " " + body[closing + 1:])
@@ -396,27 +490,30 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
             value = inside[1:].strip()
             if ":" in value or ".." in value:
                 problems.append(Problem(where, "answer", "numeric answers with a tolerance or range are not "
-                                                         "supported: give one whole number"))
+                                                         "supported: give one whole number", code="gift_range"))
                 return
             raws.append(RawQuestion(where, "numeric", prompt, _unescape_gift(value), category=category))
             return
         parts = re.findall(r"(?<!\\)([=~])((?:\\.|[^=~\\])*)", inside)
         if not parts:
             problems.append(Problem(where, "type", "unsupported question type (true/false, matching, essay or "
-                                                   "short answer); use multiple choice {=…~…} or numeric {#…}"))
+                                                   "short answer); use multiple choice {=…~…} or numeric {#…}",
+                                    code="gift_type"))
             return
         options, correct = [], []
         for mark, option in parts:
             option = option.split("#", 1)[0]  # feedback after # is dropped
             if re.match(r"\s*%-?\d+%", option):
-                problems.append(Problem(where, "options", "weighted answers (%…%) are not supported"))
+                problems.append(Problem(where, "options", "weighted answers (%…%) are not supported",
+                                        code="gift_weighted"))
                 return
             if mark == "=":
                 correct.append(len(options))
             options.append(_unescape_gift(option))
         if len(correct) != 1:
             problems.append(Problem(where, "correct", "several correct answers; a question has exactly one"
-                                    if correct else "no correct answer (mark it with =)"))
+                                    if correct else "no correct answer (mark it with =)",
+                                    code="several_correct" if correct else "gift_no_correct"))
             return
         raws.append(RawQuestion(where, "choice", prompt, None, options, correct[0], category=category))
 
@@ -466,7 +563,8 @@ def read_aiken(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         stripped = line.strip()
         if not stripped:
             if prompt is not None:
-                problems.append(Problem(f"line {start}", "correct", "no ANSWER: line after the options"))
+                problems.append(Problem(f"line {start}", "correct", "no ANSWER: line after the options",
+                                        code="aiken_no_answer"))
             prompt, options = None, []
             continue
         answer = re.match(r"^ANSWER:\s*([A-Z])\s*$", stripped)
@@ -483,7 +581,8 @@ def read_aiken(text: str) -> tuple[list[RawQuestion], list[Problem]]:
             options.append((option.group(1), option.group(2)))
         else:
             problems.append(Problem(f"line {number}", "options", f"expected an option like 'A. text' or "
-                                                                f"'ANSWER: A', not {stripped[:30]!r}"))
+                                                                f"'ANSWER: A', not {stripped[:30]!r}",
+                                    code="aiken_line", args={"text": stripped[:30]}))
     return raws, problems
 
 
@@ -496,18 +595,21 @@ def check_xlsx(data: bytes) -> None:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             parts = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as error:
-        raise PackError([Problem("file", "", f"not a readable .xlsx spreadsheet ({type(error).__name__})")]) from None
+        raise PackError([Problem("file", "", f"not a readable .xlsx spreadsheet ({type(error).__name__})",
+                                 code="not_xlsx")]) from None
     if len(parts) > 1000:
-        raise PackError([Problem("file", "", f"{len(parts):,} parts in the .xlsx file: not a Kahoot! spreadsheet")])
+        raise PackError([Problem("file", "", f"{len(parts):,} parts in the .xlsx file: not a Kahoot! spreadsheet",
+                                 code="xlsx_parts", args={"n": len(parts)})])
     total = sum(part.file_size for part in parts)
     if total > MAX_XLSX_BYTES:
         raise PackError([Problem("file", "", f"the spreadsheet unpacks to more than "
-                                             f"{MAX_XLSX_BYTES // (1024 * 1024)} MB: not a Kahoot! spreadsheet")])
+                                             f"{MAX_XLSX_BYTES // (1024 * 1024)} MB: not a Kahoot! spreadsheet",
+                                 code="xlsx_too_big", args={"mb": MAX_XLSX_BYTES // (1024 * 1024)})])
     for part in parts:
         if part.file_size > 1024 * 1024 and part.file_size > MAX_XLSX_RATIO * max(part.compress_size, 1):
             raise PackError([Problem("file", "", f"a part of the spreadsheet is compressed more than "
                                                  f"{MAX_XLSX_RATIO} times ({shown(part.filename)}): refused as a "
-                                                 "zip bomb")])
+                                                 "zip bomb", code="xlsx_bomb", args={"n": MAX_XLSX_RATIO})])
 
 
 def read_kahoot(data: bytes) -> tuple[list[RawQuestion], list[Problem]]:
@@ -529,10 +631,11 @@ def read_kahoot(data: bytes) -> tuple[list[RawQuestion], list[Problem]]:
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError, AttributeError, IndexError) as error:
         if entities and isinstance(error.__cause__, entities):  # openpyxl wraps what defusedxml refused
             raise PackError([_entities_problem("file")]) from None
-        raise PackError([Problem("file", "", f"not a readable .xlsx spreadsheet ({type(error).__name__})")]) from None
+        raise PackError([Problem("file", "", f"not a readable .xlsx spreadsheet ({type(error).__name__})",
+                                 code="not_xlsx")]) from None
     try:
         if not book.worksheets:
-            raise PackError([Problem("file", "", "the spreadsheet has no sheet")])
+            raise PackError([Problem("file", "", "the spreadsheet has no sheet", code="xlsx_no_sheet")])
         return _kahoot_rows(book.worksheets[0], entities)
     finally:
         book.close()
@@ -547,7 +650,8 @@ def _entity_errors() -> tuple[type[Exception], ...]:
 
 
 def _entities_problem(where: str) -> Problem:
-    return Problem(where, "", "the spreadsheet declares XML entities (a DTD), which are not allowed")
+    return Problem(where, "", "the spreadsheet declares XML entities (a DTD), which are not allowed",
+                   code="xlsx_entities")
 
 
 def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[list[RawQuestion], list[Problem]]:
@@ -568,27 +672,30 @@ def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[lis
             break
         except (ValueError, TypeError, OverflowError, KeyError, IndexError) as error:
             problems.append(Problem(f"row {number + 1}", "", f"a cell cannot be read ({type(error).__name__} "
-                                                             f"{clipped(str(error))})"))
+                                                             f"{clipped(str(error))})", code="xlsx_cell"))
             break
         cells = ["" if c is None else str(c).strip() for c in row]
         if not any(cells):
             empty += 1
             if empty > MAX_EMPTY_ROWS:
                 problems.append(Problem(f"row {number}", "", f"more than {MAX_EMPTY_ROWS:,} empty rows in a row: "
-                                                             "delete them and import again"))
+                                                             "delete them and import again", code="too_many_empty_rows",
+                                        args={"n": MAX_EMPTY_ROWS}))
                 break
             continue
         empty = 0
         filled += 1
         if filled > MAX_ROWS:
             problems.append(Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most "
-                                                         f"{MAX_QUESTIONS:,} questions"))
+                                                         f"{MAX_QUESTIONS:,} questions", code="too_many_rows",
+                                    args={"n": MAX_ROWS, "max": MAX_QUESTIONS}))
             break
         if not columns:
             lowered = [c.lower() for c in cells]
             if any(c.startswith("question") for c in lowered) and any(c.startswith("answer 1") for c in lowered):
                 for index, text in enumerate(lowered):
-                    for key in ("question", "answer 1", "answer 2", "answer 3", "answer 4", "time limit", "correct"):
+                    for key in ("question", "answer 1", "answer 2", "answer 3", "answer 4", "time limit", "correct",
+                                "image"):
                         if text.startswith(key) and key not in columns:
                             columns[key] = index
             continue
@@ -604,19 +711,32 @@ def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[lis
         if len(marks) > 1:
             marks_shown = ", ".join(clipped(m) for m in marks[:5]) + (", …" if len(marks) > 5 else "")
             problems.append(Problem(where, "correct", f"several correct answers ({marks_shown}); Throneroom "
-                                                      "questions have exactly one: keep one and import again"))
+                                                      "questions have exactly one: keep one and import again",
+                                    code="several_correct"))
             continue
         correct: Any = _option_number(marks[0], None) if marks else None
         limit = get("time limit")
+        seconds = None
         if limit and SMALL_NUMBER.fullmatch(limit):
-            if int(limit.split(".")[0]) not in KAHOOT_TIMES:
-                problems.append(Problem(where, "time limit", f"{limit} s is not a Kahoot! time; ignored (Throneroom "
-                                                             "uses its own timers)", warning=True))
+            seconds = int(limit.split(".")[0])
+            if seconds not in KAHOOT_TIMES:
+                seconds = None
+                problems.append(Problem(where, "time limit", f"{limit} s is not a Kahoot! time; ignored (the game's "
+                                                             "own time is used)", warning=True,
+                                        code="kahoot_time", args={"n": int(limit.split(".")[0])}))
         elif limit:
             problems.append(Problem(where, "time limit", f"{shown(limit)} is not a number of seconds; ignored "
-                                                         "(Throneroom uses its own timers)", warning=True))
-        raws.append(RawQuestion(where, "choice", get("question"), None, options, correct))
+                                                         "(the game's own time is used)", warning=True,
+                                    code="kahoot_time_text", args={"value": clipped(limit)}))
+        image: str | None = get("image") or None
+        if image and ("://" in image or image.lower().startswith("www.")):
+            problems.append(Problem(where, "image", f"{shown(image)}: image links are not fetched; ignored (put the "
+                                                    "image in a .zip with the spreadsheet and name its file)",
+                                    warning=True, code="zip_image_link", args={"value": shown(image)}))
+            image = None
+        raws.append(TimedQuestion(where, "choice", get("question"), None, options, correct, time=seconds,
+                                  image=image))
     if not columns:
         problems.append(Problem("file", "header", "no header row with Question and Answer 1 columns: use the "
-                                                  "Kahoot! quiz template"))
+                                                  "Kahoot! quiz template", code="kahoot_header"))
     return raws, problems

@@ -4,8 +4,8 @@ limits (address space for memory, CPU seconds for time), while the server's loop
 ``parse_isolated`` writes the file to a temporary folder, starts ``python -m questions.isolate FOLDER``, and waits
 by polling the child and calling ``sleep`` between polls (the server passes ``socketio.sleep``, which lets other rooms
 run). The child writes its answer to the folder as JSON lines: a first line with the pack's fields and warnings, or
-with the problems, then one line per question. The parent reads the questions in batches, yielding between them, and
-rebuilds the ``Pack``. A child that runs too long is killed; at most MAX_PARALLEL files are read at once (a further
+with the problems, then one line per question; the images of a .zip pack (questions/archive.py) are written as files
+beside it. The parent reads the questions in batches, yielding between them, and rebuilds the ``Pack``. A child that runs too long is killed; at most MAX_PARALLEL files are read at once (a further
 upload is told to try again: ``Busy``). Every failure is a ``PackError`` with a report, never another exception.
 """
 
@@ -45,7 +45,8 @@ def parse_isolated(data: bytes, filename: str, name: str | None, language: str |
     ``memory_mb`` MB; ``sleep`` is called between polls (and between batches of questions) so that the caller's
     event loop runs meanwhile. Returns the pack or raises PackError (Busy when too many files are being read)."""
     if not _slots.acquire(blocking=False):  # checked without waiting: never a queue of hostile files
-        raise Busy([Problem("upload", "file", "the server is reading other packs; try again in a moment")])
+        raise Busy([Problem("upload", "file", "the server is reading other packs; try again in a moment",
+                            code="busy")])
     try:
         with tempfile.TemporaryDirectory(prefix="throneroom-pack-") as name_of_folder:
             folder = Path(name_of_folder)
@@ -57,7 +58,7 @@ def parse_isolated(data: bytes, filename: str, name: str | None, language: str |
             result = folder / "result.jsonl"
             if not result.exists():
                 raise PackError([_failure(returncode, folder / "stderr.txt")])
-            return _rebuild(result.read_text(encoding="utf-8").splitlines(), sleep)
+            return _rebuild(result.read_text(encoding="utf-8").splitlines(), sleep, folder)
     finally:
         _slots.release()
 
@@ -85,20 +86,23 @@ def _run_child(folder: Path, sleep: Callable[[float], Any], timeout_s: float) ->
 
 
 def _too_long(timeout_s: float) -> Problem:
-    return Problem("file", "", f"the file took too long to read (over {timeout_s:g} s)")
+    return Problem("file", "", f"the file took too long to read (over {timeout_s:g} s)", code="too_slow",
+                   args={"n": math.ceil(timeout_s)})
 
 
 def _failure(returncode: int, stderr: Path) -> Problem:
     """The report for a child that ended without an answer."""
     tail = stderr.read_bytes()[-2000:].decode("utf-8", "replace") if stderr.exists() else ""
     if "MemoryError" in tail or returncode == -signal.SIGKILL:  # its own limit, or the system's OOM killer
-        return Problem("file", "", "the file needs too much memory to read")
+        return Problem("file", "", "the file needs too much memory to read", code="too_much_memory")
     log.error("the pack reader ended with code %s: %s", returncode, tail)
-    return Problem("file", "", f"could not read the file (the reader stopped with code {returncode})")
+    return Problem("file", "", f"could not read the file (the reader stopped with code {returncode})",
+                   code="reader_failed", args={"code": returncode})
 
 
-def _rebuild(lines: list[str], sleep: Callable[[float], Any]) -> Pack:
-    """The pack (or the PackError) the child wrote; the questions are rebuilt BATCH at a time."""
+def _rebuild(lines: list[str], sleep: Callable[[float], Any], folder: Path) -> Pack:
+    """The pack (or the PackError) the child wrote; the questions are rebuilt BATCH at a time. A pack from a .zip
+    comes with its images, one file each in ``folder`` (questions/archive.py)."""
     head = json.loads(lines[0])
     if not head["ok"]:
         raise PackError([Problem(**p) for p in head["problems"]])
@@ -107,11 +111,20 @@ def _rebuild(lines: list[str], sleep: Callable[[float], Any]) -> Pack:
         for line in lines[start: start + BATCH]:
             q = json.loads(line)
             questions.append(Question(q["type"], q["prompt"], q["category"], q["difficulty"], q.get("answer"),
-                                      q.get("unit"), tuple(q.get("options") or ()), q.get("correct"), q.get("source")))
+                                      q.get("unit"), tuple(q.get("options") or ()), q.get("correct"), q.get("source"),
+                                      q.get("time"), q.get("image")))
         sleep(0)
     pack = head["pack"]
+    warnings = [Problem(**w) for w in head["warnings"]]
+    if "images" in head:
+        from questions.archive import ArchivePack, PackImage
+
+        images = [PackImage(i["name"], i["media_type"], (folder / f"image-{number}.bin").read_bytes())
+                  for number, i in enumerate(head["images"])]  # the files the child wrote, by their number only
+        return ArchivePack(pack["name"], pack["language"], questions, pack["author"], pack["licence"],
+                           pack["description"], warnings, images)
     return Pack(pack["name"], pack["language"], questions, pack["author"], pack["licence"], pack["description"],
-                [Problem(**w) for w in head["warnings"]])
+                warnings)
 
 
 def _limit(memory_mb: int, cpu_s: int) -> None:
@@ -138,7 +151,15 @@ def main(folder: Path) -> None:
     else:
         whole = pack.to_json()
         questions = whole.pop("questions")
-        lines = [{"ok": True, "pack": whole, "warnings": [w.to_json() for w in pack.warnings]}, *questions]
+        head = {"ok": True, "pack": whole, "warnings": [w.to_json() for w in pack.warnings]}
+        images = getattr(pack, "images", None)
+        if images is not None:  # a .zip's images: one file each (a JSON line of 50 MB of base64 would not do)
+            head["images"] = []
+            for number, image in enumerate(images):
+                (folder / f"image-{number}.bin").write_bytes(image.data)
+                head["images"].append({"name": image.name, "media_type": image.media_type,
+                                       "file": f"image-{number}.bin"})
+        lines = [head, *questions]
     part = folder / "result.part"
     part.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines), encoding="utf-8")
     part.rename(folder / "result.jsonl")  # whole or not at all

@@ -163,9 +163,11 @@ def limited(problems: list[Problem]) -> list[Problem]:
                 kept.append(problem)
     hidden_errors, hidden_warnings = max(0, errors - MAX_SHOWN_ERRORS), max(0, warnings - MAX_SHOWN_WARNINGS)
     if hidden_errors:
-        kept.append(Problem("file", "", f"and {hidden_errors:,} more problems of the same kinds"))
+        kept.append(Problem("file", "", f"and {hidden_errors:,} more problems of the same kinds", code="more_errors",
+                            args={"n": hidden_errors}))
     if hidden_warnings:
-        kept.append(Problem("file", "", f"and {hidden_warnings:,} more warnings", warning=True))
+        kept.append(Problem("file", "", f"and {hidden_warnings:,} more warnings", warning=True, code="more_warnings",
+                            args={"n": hidden_warnings}))
     return kept
 
 
@@ -214,11 +216,11 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
     before = len([p for p in problems if not p.warning])
     where = raw.where
 
-    def error(field_name: str, message: str) -> None:
-        problems.append(Problem(where, field_name, message))
+    def error(field_name: str, message: str, code: str, **args: Any) -> None:
+        problems.append(Problem(where, field_name, message, code=code, args=args))
 
-    def warn(field_name: str, message: str) -> None:
-        problems.append(Problem(where, field_name, message, warning=True))
+    def warn(field_name: str, message: str, code: str, **args: Any) -> None:
+        problems.append(Problem(where, field_name, message, warning=True, code=code, args=args))
 
     kind = (raw.type or "").strip().lower() if isinstance(raw.type, str) else None
     if kind in ("number", "numerical"):
@@ -226,54 +228,61 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
     if kind in ("multiple", "multiple_choice", "mc", "quiz", "boolean"):
         kind = "choice"
     if kind not in ("numeric", "choice"):
-        error("type", f"unsupported question type {shown(raw.type)}: use numeric or choice")
+        error("type", f"unsupported question type {shown(raw.type)}: use numeric or choice", "unsupported_type",
+              value=shown(raw.type))
         return None
     prompt = clean_text(raw.prompt)
     if prompt is None:
-        error("prompt", "the question text is empty")
+        error("prompt", "the question text is empty", "empty_prompt")
     elif len(prompt) > TV_PROMPT_CHARS:
-        warn("prompt", f"{len(prompt)} characters: longer than fits well on a TV ({TV_PROMPT_CHARS})")
+        warn("prompt", f"{len(prompt)} characters: longer than fits well on a TV ({TV_PROMPT_CHARS})", "long_prompt",
+             n=len(prompt), max=TV_PROMPT_CHARS)
     category = clean_text(raw.category) or "general"
     category = category.lower()
     if category not in CATEGORIES:
-        warn("category", f"unknown category {shown(category)}: filed under general")
+        warn("category", f"unknown category {shown(category)}: filed under general", "unknown_category",
+             value=shown(category))
         category = "general"
     difficulty = (clean_text(raw.difficulty) or "medium").lower()
     if difficulty not in DIFFICULTIES:
-        error("difficulty", f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {shown(raw.difficulty)}")
+        error("difficulty", f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {shown(raw.difficulty)}",
+              "bad_difficulty", value=shown(raw.difficulty))
     source = clean_text(raw.source) if raw.source is not None else None
     if kind == "numeric":
         answer = whole_number(raw.answer)
         if answer is None:
-            error("answer", f"a numeric answer must be a whole number, not {shown(raw.answer)}")
+            error("answer", f"a numeric answer must be a whole number, not {shown(raw.answer)}", "answer_not_whole",
+                  value=shown(raw.answer))
         elif not 0 <= answer <= MAX_NUMBER:
-            error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}")
+            error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}", "answer_range", max=MAX_NUMBER)
         unit = clean_text(raw.unit) if raw.unit is not None else None
         if len([p for p in problems if not p.warning]) > before:
             return None
         return Question("numeric", prompt, category, difficulty, answer=answer, unit=unit, source=source)
     options_raw = raw.options if isinstance(raw.options, (list, tuple)) else None
     if options_raw is None:
-        error("options", "a multiple-choice question needs a list of options")
+        error("options", "a multiple-choice question needs a list of options", "no_options")
         return None
     options = []
     for i, option in enumerate(options_raw):
         text = clean_text(option) if not isinstance(option, (int, float)) or isinstance(option, bool) else str(option)
         if text is None:
-            error(f"options[{i + 1}]", "an option is empty")
+            error(f"options[{i + 1}]", "an option is empty", "empty_option")
         else:
             if len(text) > TV_OPTION_CHARS:
-                warn(f"options[{i + 1}]", f"{len(text)} characters: longer than fits on a phone button")
+                warn(f"options[{i + 1}]", f"{len(text)} characters: longer than fits on a phone button",
+                     "long_option", n=len(text), max=TV_OPTION_CHARS)
             options.append(text)
     if not MIN_OPTIONS <= len(options_raw) <= MAX_OPTIONS:
-        error("options", f"a multiple-choice question has {MIN_OPTIONS} to {MAX_OPTIONS} options, not {len(options_raw)}")
+        error("options", f"a multiple-choice question has {MIN_OPTIONS} to {MAX_OPTIONS} options, not {len(options_raw)}",
+              "option_count", n=len(options_raw), min=MIN_OPTIONS, max=MAX_OPTIONS)
     if len({o.casefold() for o in options}) != len(options):
-        error("options", "two options are the same")
+        error("options", "two options are the same", "same_options")
     correct = raw.correct
     if isinstance(correct, bool) or not isinstance(correct, int):
-        error("correct", "exactly one option must be marked correct")
+        error("correct", "exactly one option must be marked correct", "no_correct")
     elif not 0 <= correct < len(options_raw):
-        error("correct", "the correct answer is not among the options")
+        error("correct", "the correct answer is not among the options", "correct_range")
     if len([p for p in problems if not p.warning]) > before:
         return None
     return Question("choice", prompt, category, difficulty, options=tuple(options), correct=correct, source=source)
@@ -285,16 +294,19 @@ def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any
     problems = list(problems or [])
     pack_name = clean_text(name)
     if pack_name is None:
-        problems.append(Problem("pack", "name", "the pack needs a name"))
+        problems.append(Problem("pack", "name", "the pack needs a name", code="no_name"))
     elif len(pack_name) > 80:
-        problems.append(Problem("pack", "name", "a pack name is at most 80 characters"))
+        problems.append(Problem("pack", "name", "a pack name is at most 80 characters", code="long_name",
+                                args={"n": 80}))
     if language not in LANGUAGES:
         problems.append(Problem("pack", "language", f"language must be one of {', '.join(LANGUAGES)}, "
-                                                   f"not {shown(language)}"))
+                                                   f"not {shown(language)}", code="bad_language",
+                                args={"value": shown(language)}))
     if not raws and not [p for p in problems if not p.warning]:
-        problems.append(Problem("pack", "questions", "the file holds no questions"))
+        problems.append(Problem("pack", "questions", "the file holds no questions", code="no_questions"))
     if len(raws) > MAX_QUESTIONS:
-        problems.append(Problem("pack", "questions", f"a pack holds at most {MAX_QUESTIONS} questions"))
+        problems.append(Problem("pack", "questions", f"a pack holds at most {MAX_QUESTIONS} questions",
+                                code="too_many_questions", args={"n": len(raws), "max": MAX_QUESTIONS}))
     questions = []
     seen: dict[str, str] = {}
     for raw in raws[:MAX_QUESTIONS]:
@@ -303,7 +315,8 @@ def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any
             continue
         key = question.prompt.casefold()
         if key in seen:
-            problems.append(Problem(raw.where, "prompt", f"the same question as {seen[key]}"))
+            problems.append(Problem(raw.where, "prompt", f"the same question as {seen[key]}", code="duplicate",
+                                    args={"other": seen[key]}))
             continue
         seen[key] = raw.where
         questions.append(question)

@@ -1,5 +1,10 @@
 """Question packs in the database (SQLModel): import all-or-nothing, list, read back, export, delete.
 
+A pack uploaded from a TV belongs to its host: ``owner_hash`` is the owner identity of the room it came from (the
+SHA-256 of a host token, host/room.py ``Room.owner``), and only rooms of that owner see it unless ``shared`` is set.
+A pack without an owner (stored before owners, or imported from the command line) counts as shared and is deleted
+only from the command line (docs/packs.md, "Who sees a pack").
+
 A stored pack is known by its ``uuid`` (a random UUID4 in hex), which is never given to another pack: SQLite gives the
 integer ``id`` of a deleted row to the next one, so that number is only the questions' link to their pack. Packs
 stored before the uuid existed keep their old number in ``legacy_id`` (``migrate``), so a room that chose one by
@@ -15,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Engine, UniqueConstraint, inspect, text
 from sqlmodel import Field, Session, SQLModel, delete, select
 
 from questions.model import Pack, Question
@@ -36,6 +41,8 @@ class PackRecord(SQLModel, table=True):
     licence: str = ""
     description: str = ""
     created_ms: int
+    owner_hash: str | None = Field(default=None, index=True, max_length=64)  # None: from before owners, or the CLI
+    shared: bool = False  # offered to every room, not only its owner's
 
 
 class QuestionRecord(SQLModel, table=True):
@@ -55,13 +62,30 @@ class QuestionRecord(SQLModel, table=True):
     category: str
     difficulty: str
     source: str | None = None
+    time_limit: int | None = None  # the question's own seconds (Question.time)
+    image: str | None = None  # the file name of its image among the pack's images (PackImageRecord)
+
+
+class PackImageRecord(SQLModel, table=True):
+    """An image of a pack from a .zip (questions/archive.py), by its file name; written and deleted with the pack."""
+
+    __tablename__ = "pack_image"
+    __table_args__ = (UniqueConstraint("pack_uuid", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    pack_uuid: str = Field(index=True, max_length=32)
+    name: str
+    media_type: str
+    data: bytes
 
 
 STORE_CHUNK = 1000  # questions written per transaction (``save_pack``)
 
 
-def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: None) -> str:
-    """Store a checked pack, all or nothing; returns its key (the uuid).
+def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: None, *, owner: str | None = None,
+              shared: bool = False) -> str:
+    """Store a checked pack, all or nothing; returns its key (the uuid). ``owner`` is the owner identity of the
+    room that uploaded it (None: no owner, as the command line stores it), ``shared`` whether other rooms see it.
 
     The questions are written a thousand per transaction, with ``pause()`` between them (the server passes its
     loop's yield), so a pack of 20,000 questions never holds the database's write lock, nor the loop, for more than a
@@ -72,13 +96,14 @@ def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: Non
 
     values = [(position, q.type, q.prompt, q.answer, q.unit,
                "[" + ", ".join(map(encode_basestring, q.options)) + "]" if q.options else None,
-               q.correct, q.category, q.difficulty, q.source) for position, q in enumerate(pack.questions)]
+               q.correct, q.category, q.difficulty, q.source, q.time, q.image)
+              for position, q in enumerate(pack.questions)]
     columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
-               "difficulty", "source")
+               "difficulty", "source", "time_limit", "image")
     with Session(engine) as session:
         record = PackRecord(name=pack.name, language=pack.language, author=pack.author, licence=pack.licence,
                             description=pack.description, created_ms=time.time_ns() // 1_000_000,
-                            uuid=uuid.uuid4().hex, ready=False)
+                            uuid=uuid.uuid4().hex, ready=False, owner_hash=owner, shared=shared)
         session.add(record)
         session.commit()
         pack_id, key = record.id, str(record.uuid)
@@ -93,19 +118,42 @@ def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: Non
                 else:
                     connection.execute(QuestionRecord.__table__.insert(),  # type: ignore[attr-defined]
                                        [dict(zip(columns, row)) for row in rows])
+        for batch in _image_batches(getattr(pack, "images", None) or []):  # a .zip's images, hidden with the pack
+            pause()
+            with engine.begin() as connection:
+                connection.execute(PackImageRecord.__table__.insert(),  # type: ignore[attr-defined]
+                                   [{"pack_uuid": key, "name": i.name, "media_type": i.media_type, "data": i.data}
+                                    for i in batch])
         pause()
         with engine.begin() as connection:
             connection.execute(text("UPDATE pack SET ready = :yes WHERE id = :id"), {"yes": True, "id": pack_id})
     except BaseException:
-        _drop(engine, pack_id)
+        _drop(engine, pack_id, key)
         raise
     return key
 
 
-def _drop(engine: Engine, pack_id: Any) -> None:
+IMAGE_CHUNK_BYTES = 4 * 1024 * 1024  # image bytes written per transaction (``save_pack``)
+
+
+def _image_batches(images: list[Any]) -> list[list[Any]]:
+    """The images in batches of about IMAGE_CHUNK_BYTES (one image at least), in order."""
+    batches: list[list[Any]] = []
+    size = IMAGE_CHUNK_BYTES
+    for image in images:
+        if size + len(image.data) > IMAGE_CHUNK_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(image)
+        size += len(image.data)
+    return batches
+
+
+def _drop(engine: Engine, pack_id: Any, key: str) -> None:
     """Delete a pack's rows, as far as the database lets us (a half-written pack; ``migrate`` retries)."""
     try:
         with engine.begin() as connection:
+            connection.execute(text("DELETE FROM pack_image WHERE pack_uuid = :key"), {"key": key})
             connection.execute(text("DELETE FROM question WHERE pack_id = :id"), {"id": pack_id})
             connection.execute(text("DELETE FROM pack WHERE id = :id"), {"id": pack_id})
     except Exception:  # the original error matters more; the next start deletes it
@@ -117,15 +165,28 @@ def migrate(engine: Engine) -> int:
     ``legacy_id`` columns, give every pack without a uuid one and keep its number as its legacy id; returns how
     many packs it gave a uuid. Safe to run on every start: on an up-to-date database it changes nothing."""
     columns = {c["name"] for c in inspect(engine).get_columns("pack")}
+    question_columns = {c["name"] for c in inspect(engine).get_columns("question")}
+    images = inspect(engine).has_table("pack_image")  # made by create_all (host/store.py) before this runs
     with engine.begin() as connection:
+        if "time_limit" not in question_columns:  # questions stored before packs had images and their own times
+            connection.execute(text("ALTER TABLE question ADD COLUMN time_limit INTEGER"))
+        if "image" not in question_columns:
+            connection.execute(text("ALTER TABLE question ADD COLUMN image VARCHAR"))
         if "uuid" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN uuid VARCHAR(32)"))
         if "legacy_id" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN legacy_id INTEGER"))
         if "ready" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN ready BOOLEAN NOT NULL DEFAULT TRUE"))
+        if "owner_hash" not in columns:  # packs stored before owners have none: shared, deleted from the CLI only
+            connection.execute(text("ALTER TABLE pack ADD COLUMN owner_hash VARCHAR(64)"))
+        if "shared" not in columns:
+            connection.execute(text("ALTER TABLE pack ADD COLUMN shared BOOLEAN NOT NULL DEFAULT FALSE"))
         hidden = list(connection.execute(text("SELECT id FROM pack WHERE ready = :no"), {"no": False}).scalars())
         for pack_id in hidden:  # a pack whose writing a crash cut short: it was never shown, it never will be
+            if images:
+                connection.execute(text("DELETE FROM pack_image WHERE pack_uuid IN (SELECT uuid FROM pack "
+                                        "WHERE id = :id)"), {"id": pack_id})
             connection.execute(text("DELETE FROM question WHERE pack_id = :id"), {"id": pack_id})
             connection.execute(text("DELETE FROM pack WHERE id = :id"), {"id": pack_id})
         old = list(connection.execute(text("SELECT id FROM pack WHERE uuid IS NULL")).scalars())
@@ -134,6 +195,7 @@ def migrate(engine: Engine) -> int:
                                {"uuid": uuid.uuid4().hex, "id": pack_id})
         connection.execute(text("CREATE UNIQUE INDEX IF NOT EXISTS ix_pack_uuid ON pack (uuid)"))
         connection.execute(text("CREATE INDEX IF NOT EXISTS ix_pack_legacy_id ON pack (legacy_id)"))
+        connection.execute(text("CREATE INDEX IF NOT EXISTS ix_pack_owner_hash ON pack (owner_hash)"))
     return len(old)
 
 
@@ -160,13 +222,31 @@ def _find(session: Session, key: str) -> PackRecord | None:
 
 def current_key(engine: Engine, key: str) -> str | None:
     """The uuid of the pack with this key (a uuid or a legacy number), if there is such a pack."""
+    found = pack_access(engine, key)
+    return None if found is None else found[0]
+
+
+def pack_access(engine: Engine, key: str) -> tuple[str, str | None, bool] | None:
+    """The pack with this key as (uuid, owner identity or None, shared), if there is such a pack."""
     with Session(engine) as session:
         record = _find(session, key)
-        return None if record is None else str(record.uuid)
+        return None if record is None else (str(record.uuid), record.owner_hash, bool(record.shared))
+
+
+def set_shared(engine: Engine, key: str, shared: bool) -> bool:
+    """Mark a pack shared with every room or not; False if there is no such pack."""
+    with Session(engine) as session:
+        record = _find(session, key)
+        if record is None:
+            return False
+        record.shared = shared
+        session.add(record)
+        session.commit()
+        return True
 
 
 def list_packs(engine: Engine) -> list[dict[str, Any]]:
-    """Every pack with its question counts by type."""
+    """Every pack with its question counts by type, its owner identity (None: none) and whether it is shared."""
     from sqlalchemy import func
 
     with Session(engine) as session:
@@ -178,7 +258,8 @@ def list_packs(engine: Engine) -> list[dict[str, Any]]:
         for pack_id, kind, n in session.exec(query):  # type: ignore[call-overload]
             counts[(pack_id, kind)] = n
         return [{"id": p.uuid, "name": p.name, "language": p.language, "author": p.author, "licence": p.licence,
-                 "numeric": counts.get((p.id, "numeric"), 0), "choice": counts.get((p.id, "choice"), 0)}
+                 "numeric": counts.get((p.id, "numeric"), 0), "choice": counts.get((p.id, "choice"), 0),
+                 "owner": p.owner_hash, "shared": bool(p.shared)}
                 for p in packs]
 
 
@@ -191,17 +272,43 @@ def load_pack(engine: Engine, key: str) -> Pack | None:
         rows = session.exec(select(QuestionRecord).where(QuestionRecord.pack_id == record.id)
                             .order_by(QuestionRecord.position))
         questions = [Question(r.type, r.prompt, r.category, r.difficulty, r.answer, r.unit,
-                              tuple(json.loads(r.options)) if r.options else (), r.correct, r.source) for r in rows]
+                              tuple(json.loads(r.options)) if r.options else (), r.correct, r.source, r.time_limit,
+                              r.image) for r in rows]
         return Pack(record.name, record.language, questions, record.author, record.licence, record.description)
 
 
+def load_image(engine: Engine, key: str, name: str) -> tuple[str, bytes] | None:
+    """(media type, bytes) of an image of a stored pack (by the pack's key, ``is_key``), if both exist."""
+    with Session(engine) as session:
+        record = _find(session, key)
+        if record is None:
+            return None
+        row = session.exec(select(PackImageRecord.media_type, PackImageRecord.data)  # type: ignore[call-overload]
+                           .where(PackImageRecord.pack_uuid == record.uuid, PackImageRecord.name == name)).first()
+        return None if row is None else (row[0], bytes(row[1]))
+
+
+def load_images(engine: Engine, key: str) -> dict[str, Any]:
+    """Every image of a stored pack by name (``questions.archive.PackImage``), for an export; empty if none."""
+    from questions.archive import PackImage
+
+    with Session(engine) as session:
+        record = _find(session, key)
+        if record is None:
+            return {}
+        rows = session.exec(select(PackImageRecord).where(PackImageRecord.pack_uuid == record.uuid)
+                            .order_by(PackImageRecord.name))
+        return {r.name: PackImage(r.name, r.media_type, bytes(r.data)) for r in rows}
+
+
 def delete_pack(engine: Engine, key: str) -> bool:
-    """Remove a pack (by its key, ``is_key``) and its questions; False if there was none."""
+    """Remove a pack (by its key, ``is_key``), its questions and its images; False if there was none."""
     with Session(engine) as session:
         record = _find(session, key)
         if record is None:
             return False
         session.exec(delete(QuestionRecord).where(QuestionRecord.pack_id == record.id))
+        session.exec(delete(PackImageRecord).where(PackImageRecord.pack_uuid == record.uuid))
         session.delete(record)
         session.commit()
         return True
