@@ -179,6 +179,7 @@ class GameInfo:
     team_colours: tuple[str, ...] = ()  # the teams' colours (CSS hex), drawn with their names
     listed: bool = True
     ready: bool = True  # False while the game's TV and phone screens are still to come: the lobby says "soon"
+    bot_fill: int = 0  # with the bots setting on, bots fill the game up to this many seats (0: up to min_players)
 
     def default_settings(self) -> dict[str, Any]:
         """Every setting at its default."""
@@ -309,6 +310,11 @@ class Game(ABC):
     def apply(self, state: Any, seat: int, action: Any, now_ms: int, timing: Timing | None = None) -> Any:
         """The state after the seat's action, or IllegalAction; the given state is left unchanged. ``timing``
         carries the room's fair measure of an answer's time (see ``answer_window``)."""
+
+    def host_next(self, state: Any, now_ms: int) -> Any:
+        """The state after the host's Next (a host-paced game waiting after a reveal goes on); a logged room event,
+        so it must be deterministic like ``on_timeout``. Default: the game has nothing to advance."""
+        raise IllegalAction("nothing to advance")
 
     def answer_window(self, state: Any, seat: int) -> tuple[int, int] | None:
         """(unlock, deadline) in game ms when the seat's next action is a timed answer whose speed counts, else

@@ -207,6 +207,7 @@ class Room:
     host_token_hash: str
     timer_scale: float = 1.0
     include_unlisted: bool = False
+    owner_hash: str | None = None  # the host's identity across "New room" (``owner``), as recorded at creation
     seats: dict[int, Seat] = field(default_factory=dict)
     next_seat_id: int = 1
     language: str = "en"
@@ -226,6 +227,12 @@ class Room:
     replaying: bool = field(default=False, compare=False)  # the log is being replayed: events are taken as logged
 
     # ----- queries -----
+
+    @property
+    def owner(self) -> str:
+        """Whose packs this room's host uploads and sees (docs/packs.md): the hash of the host token of the first room
+        of a chain of "New room"s on one TV; a room made without one, or before owners, is its own host's."""
+        return self.owner_hash or self.host_token_hash
 
     @property
     def phase(self) -> str:
@@ -632,7 +639,7 @@ class Room:
         else:
             humans = people[: info.max_players]
             use_bots = bool(settings.get("bots", False))
-            wanted = max(len(humans), info.min_players) if use_bots else len(humans)
+            wanted = max(len(humans), info.bot_fill or info.min_players) if use_bots else len(humans)
             if wanted < info.min_players:
                 raise RoomError("not_enough_players",
                                 f"{info.id} needs at least {info.min_players} players (or bots for empty seats)")
@@ -707,6 +714,16 @@ class Room:
             raise RoomError("not_now", "nothing is timed now")
         with game_errors():
             state = session.game.on_timeout(session.state, data["gt"])
+        return self._advance(session, state)
+
+    def _plan_next(self, data: dict[str, Any]) -> Effect:
+        """The host's Next: a game waiting after a reveal (host-paced) goes on, or an automatic wait is cut short;
+        logged and replayed like a timeout."""
+        session = self._running()
+        if self.paused:
+            raise RoomError("paused", "the game is paused: resume it first")
+        with game_errors():
+            state = session.game.host_next(session.state, data["gt"])
         return self._advance(session, state)
 
     def _advance(self, session: GameSession, state: Any) -> Effect:

@@ -142,9 +142,12 @@ class RoomService:
 
     # ----- rooms -----
 
-    def create_room(self) -> tuple[str, str]:
-        """A new room: its code and the host token (only its hash is kept)."""
+    def create_room(self, came_from: Any = None) -> tuple[str, str]:
+        """A new room: its code and the host token (only its hash is kept). ``came_from`` may be the room this TV
+        leaves with "New room", ``{"code": ..., "host_token": ...}``: if the token is that room's host token, the new
+        room keeps that room's owner identity (its host's packs, docs/packs.md); anything else is ignored."""
         host_token = secrets.token_urlsafe(24)
+        owner = self._owner_from(came_from) or hash_token(host_token)
         seed = self.seed_source()
         with self._registry_lock:
             for _ in range(1000):
@@ -154,9 +157,20 @@ class RoomService:
             else:
                 raise RoomError("no_code", "every room code is in use: try again later (rooms end after "
                                 f"{self.room_ttl_ms // 3_600_000} h without activity)")
-            self.store.create_room(code, hash_token(host_token), seed, self.clock.wall_ms())
-            self._install(Room(code, seed, hash_token(host_token), self.timer_scale, self.include_unlisted))
+            self.store.create_room(code, hash_token(host_token), seed, self.clock.wall_ms(), owner)
+            self._install(Room(code, seed, hash_token(host_token), self.timer_scale, self.include_unlisted, owner))
         return code, host_token
+
+    def _owner_from(self, came_from: Any) -> str | None:
+        """The owner identity of the room a "New room" comes from, if its host token is given."""
+        if not isinstance(came_from, dict):
+            return None
+        token = came_from.get("host_token")
+        try:
+            room = self.room(came_from.get("code"))
+        except RoomError:
+            return None
+        return room.owner if self.is_host(room, token) else None
 
     def _install(self, room: Room, active_ms: int | None = None) -> None:
         self.rooms[room.code] = room
@@ -186,7 +200,8 @@ class RoomService:
             self.store.delete_rooms([code])
             self.audience.rooms.pop(code, None)
             return None
-        room = Room(code, record.seed, record.host_token_hash, self.timer_scale, self.include_unlisted)
+        room = Room(code, record.seed, record.host_token_hash, self.timer_scale, self.include_unlisted,
+                    record.owner_hash)
         self.audience.preload(code)
         room.replaying = True  # events are taken as they were logged (a name as old code cleaned it: host/room.py)
         for event in self.store.events(code):
@@ -297,7 +312,7 @@ class RoomService:
         if kind == "lineup":
             self._check_lineup(room, data)
         if kind == "packs" and isinstance(data.get("packs"), list):
-            unknown = [p for p in data["packs"] if not isinstance(p, str) or not self.library.has(p)]
+            unknown = [p for p in data["packs"] if not isinstance(p, str) or not self.library.has(p, room.owner)]
             if unknown:
                 raise RoomError("unknown_pack", f"no such pack: {unknown[0]!r}", "packs")
         self.submit(room, kind, data)
@@ -394,21 +409,24 @@ class RoomService:
         if game is None:
             return None
         supply = None
-        if game.needs():
-            questions = self.library.entries(self.chosen_packs(room))
-            if questions or room.packs is not None:  # packs chosen but gone: say so, never play others instead
-                supply = {"questions": questions, "seen": room.seen_questions}
+        if game.needs():  # the chosen packs first, then (a game's top-up setting) the built-in ones (CAMP-D15)
+            supply = {"questions": self.library.entries(self.chosen_packs(room)),
+                      "top_up": self.library.entries(self.library.default_packs(room.language)),
+                      "seen": room.seen_questions}
         with game_errors():
             return game.prepare(room.game_settings(game.info.id), seed, supply)
 
     def chosen_packs(self, room: Room) -> list[str]:
-        """The room's question packs: as chosen in the lobby, else the built-in ones in the room's language."""
-        return room.packs if room.packs is not None else self.library.default_packs(room.language)
+        """The room's question packs: as chosen in the lobby (those it still sees: a pack deleted or no longer
+        shared drops out), else the built-in ones in the room's language."""
+        if room.packs is None:
+            return self.library.default_packs(room.language)
+        return [p for p in room.packs if self.library.has(p, room.owner)]  # as chosen: the ids its questions had
 
     def pack_supply(self, room: Room) -> dict[str, Any]:
         """What the lobby shows of questions: every pack, the chosen ones, and how many questions they offer."""
-        packs = self.library.packs()
-        chosen = self.library.current(self.chosen_packs(room))  # a deleted pack drops out of the choice shown
+        packs = self.library.packs(room.owner)  # only the packs this room's host may choose (docs/packs.md)
+        chosen = self.library.current(self.chosen_packs(room), room.owner)  # a deleted or unshared pack drops out
         return {"packs": packs, "selected": chosen,
                 "numeric": sum(p["numeric"] for p in packs if p["id"] in chosen),
                 "choice": sum(p["choice"] for p in packs if p["id"] in chosen)}
@@ -418,6 +436,10 @@ class RoomService:
         if room.paused:
             raise RoomError("paused", "the game is paused: resume it first")
         self.submit(room, "timeout", {})
+
+    def host_next(self, room: Room) -> None:
+        """The host's Next (a host-paced quiz waits for it after each reveal): a logged event, like a timeout."""
+        self.submit(room, "next", {})
 
     def act(self, room: Room, seat_id: int, payload: Any, sid: str | None = None) -> None:
         """A player's game action: ``{"action": ..., "step": optional, "ms": optional}``; ``ms`` is the phone's

@@ -20,7 +20,7 @@ from host.room import RoomError
 
 log = logging.getLogger("throneroom.sockets")
 
-CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "skip", "end",
+CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "skip", "next", "end",
             "lobby", "kick", "team", "lineup", "seat_grace", "claim")
 CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
                   "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",),
@@ -198,6 +198,8 @@ class TvNamespace(SafeNamespace):
         room = rt.service.room(code)
         if control == "skip":
             rt.service.skip(room)
+        elif control == "next":  # a host-paced game waits for it after each reveal
+            rt.service.host_next(room)
         elif control == "claim":  # the host's answer to a "that's me" (not logged; a yes logs the takeover)
             rt.service.answer_claim(room, data.get("claim"), data.get("accept"))
         else:

@@ -151,3 +151,31 @@ def test_a_pack_uploaded_on_the_tv_is_played(browser: Any, fast_server: LiveServ
     expect(tv.locator("#pack-supply")).to_contain_text("50")
     tv.click("#start")
     expect(tv.locator("#question .q-prompt")).to_contain_text("Uploaded number question")
+
+
+def test_the_lobby_says_what_a_game_asks_and_where_the_rest_comes_from(browser: Any, server: LiveServer) -> None:
+    # CAMP-D15: any pack plays; the lobby shows what a game asks beside what the chosen packs have
+    tv, _ = open_tv(browser, server.url)
+    tv.click("[data-game=campaign]")
+    needs = tv.locator("#pack-needs")
+    expect(needs).to_contain_text(re.compile(r"A game asks about \d+–\d+ number questions and \d+–\d+ multiple-choice"))
+    expect(needs).to_contain_text("the chosen packs have")
+    expect(tv.locator("#pack-top-up")).to_contain_text("built-in questions in the room's language")
+    set_setting(tv, "top_up", False)
+    expect(tv.locator("#pack-top-up")).to_contain_text("come round again")
+    for box in tv.locator("#pack-list li input[type=checkbox]").all():  # no pack at all, and nothing tops up
+        if box.is_checked():
+            box.click()
+            tv.wait_for_timeout(300)
+    expect(needs).to_contain_text("the chosen packs have 0 and 0")
+    expect(tv.locator(".start-row .hint")).to_contain_text("no number questions: turn top-up on")
+    tv.click("#start")
+    expect(tv.locator("#status")).to_contain_text("no number questions")  # refused, in the page's language
+    set_setting(tv, "top_up", True)
+    expect(tv.locator(".start-row .hint")).to_have_count(0)
+    tv.select_option("#room-language", "fa")
+    expect(needs).to_contain_text("۱۲")  # the figures in Persian digits
+    expect(needs).not_to_contain_text(re.compile("[0-9]"))
+    expect(tv.locator("#pack-top-up")).to_contain_text("زبان اتاق")
+    shot(tv, "lobby-needs-persian")
+    assert not tv.errors, tv.errors  # type: ignore[attr-defined]

@@ -240,9 +240,11 @@ def test_campaign_draws_unseen_questions_first_and_mixes_categories():
     assert [q["id"] for q in second["numeric"][:len(fresh)]] == [q["id"] for q in fresh]
     top = [int(q["id"].split(":")[1]) % 3 for q in first["numeric"][:6]]
     assert len(set(top)) == 3  # categories take turns
+    small = game.prepare(game.info.default_settings(), 1, {"questions": entries("numeric", 10) + pool[80:]})
+    assert len(small["numeric"]) == 10  # any number plays (tests/test_question_draw.py: top-up and repeats)
     with pytest.raises(InvalidSettings) as error:
-        game.prepare(game.info.default_settings(), 1, {"questions": entries("numeric", 10) + pool[80:], "seen": set()})
-    assert error.value.field == "packs" and "10 numeric" in error.value.message
+        game.prepare({**game.info.default_settings(), "top_up": False}, 1, {"questions": pool[80:], "seen": set()})
+    assert error.value.code == "game.campaign.no_numeric" and "no numeric" in error.value.message
 
 
 def test_the_built_in_packs_are_valid_and_large_enough():
@@ -295,5 +297,5 @@ def test_the_lobby_chooses_packs_and_says_when_they_are_too_few(harness: Harness
     assert control(tv, "packs", packs=[pack_id])["ok"]
     view = harness.service.view(room, None)
     assert view["questions"]["selected"] == [pack_id] and view["questions"]["numeric"] == 2
-    refused = control(tv, "start")
-    assert refused["error"]["field"] == "packs" and room.phase == "lobby"
+    started = control(tv, "start")  # a small pack plays: the built-in questions top it up (CAMP-D15)
+    assert started["ok"] and room.phase == "playing", started

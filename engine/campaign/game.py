@@ -48,7 +48,12 @@ CONQUEST_GAIN = 400  # CAMP-R18, R19
 DEFENCE_BONUS = 100  # CAMP-R20
 DEMOLISHED_VALUE = 1000  # CAMP-R22, D8
 BATTLE_ROUNDS = 4  # CAMP-R13
-DECK_SIZE = 48  # questions of each kind fixed at the start; more than a game asks, reused in order if ever short
+DECK_SIZE = 48  # at most this many questions of each kind fixed at the start (the longest possible game asks fewer)
+# What a game asks: the 10th-90th percentiles of 1200 all-bot games, 400 per bot level (engine/campaign/simulate.py,
+# seeds 0-399): numeric 7-15 (easy 6-11, normal 9-13, hard 12-17; 4-19 at the extremes), multiple choice 12-14
+# (6-17 at the extremes). A numeric tiebreak follows every duel both sides get right, so better players ask more.
+TYPICAL = {"numeric": (7, 15), "choice": (12, 14)}
+KIND_NAMES = {"numeric": "numeric", "choice": "multiple-choice"}
 HISTORY_SHOWN = 12
 
 DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
@@ -252,18 +257,26 @@ class CampaignGame(Game):
             SettingSpec("reveal_seconds", "int", 4, "setting.reveal_seconds", 1, 30, group="timers", unit="s"),
             SettingSpec("bonus_needs_correct", "bool", False, "setting.bonus_needs_correct"),
             SettingSpec("speed_tiebreaks", "bool", True, "setting.speed_tiebreaks"),
+            SettingSpec("top_up", "bool", True, "setting.top_up"),  # CAMP-D15: built-in questions after the packs'
         ),
     )
 
     # ----- setup -----
 
-    def needs(self) -> dict[str, int]:
-        """Enough for the longest possible game, so no question repeats (CAMP-D15)."""
-        return {"numeric": DECK_SIZE, "choice": DECK_SIZE}
+    def needs(self) -> dict[str, list[int]]:
+        """What a typical game asks of each kind, lowest and highest (the lobby says so; a game plays with any
+        number of questions, CAMP-D15)."""
+        return {kind: list(span) for kind, span in TYPICAL.items()}
 
     def prepare(self, settings: Any, seed: int, supply: Any = None) -> dict[str, Any]:
-        """The questions of one game (CAMP-D15): from the room's chosen packs, questions the room has not seen first,
-        categories mixed; without a supply (simulations, tests), from the generated built-in set."""
+        """The question decks of one game (CAMP-D15), at most DECK_SIZE of each kind, logged with the start.
+
+        ``supply``: ``{"questions": the chosen packs' entries, "top_up": the built-in packs' entries in the room's
+        language, "seen": ids the room has asked}``. Each deck: the chosen packs' unseen questions; with the
+        ``top_up`` setting the built-in ones (unseen first); then the seen ones, the chosen packs' first; each part
+        with its categories taking turns (``mixed``). Without top-up a deck may be shorter than a game: its questions
+        come round again in the same order (``_ask`` counts modulo its length), every one asked before any twice.
+        Without a supply (simulations, tests), from the generated built-in set."""
         rng = Rng(seed ^ 0xC0FFEE)
         if supply is None:
             pool = builtin_questions(seed, DECK_SIZE, DECK_SIZE)
@@ -272,13 +285,29 @@ class CampaignGame(Game):
             rng.shuffle(choice)
             return {"numeric": numeric[:DECK_SIZE], "choice": choice[:DECK_SIZE]}
         seen = supply.get("seen") or set()
+        top_up = settings.get("top_up", True)
         decks = {}
         for kind in ("numeric", "choice"):
-            entries = [e for e in supply.get("questions", []) if e.question.type == kind]
-            if len(entries) < DECK_SIZE:
-                raise InvalidSettings(f"the chosen packs have {len(entries)} {kind} questions; a Short Campaign "
-                                      f"needs {DECK_SIZE}: choose more packs", "packs")
-            decks[kind] = [to_content(e) for e in mixed(entries, seen, rng)[:DECK_SIZE]]
+            chosen = [e for e in supply.get("questions") or () if e.question.type == kind]
+            ids = {e.id for e in chosen}
+            extra = [e for e in supply.get("top_up") or () if e.question.type == kind and e.id not in ids] \
+                if top_up else []
+            parts = ([e for e in chosen if e.id not in seen], [e for e in extra if e.id not in seen],
+                     [e for e in chosen if e.id in seen], [e for e in extra if e.id in seen])
+            deck: list[Any] = []
+            for part in parts:
+                if len(deck) >= DECK_SIZE:
+                    break
+                deck.extend(mixed(part, set(), rng))
+            if not deck:
+                name = KIND_NAMES[kind]
+                error = InvalidSettings(
+                    f"the chosen packs have no {name} questions and top-up is off: turn on top-up from the built-in "
+                    f"packs or choose a pack with {name} questions" if not top_up else
+                    f"there are no {name} questions to play: choose a pack with {name} questions", "top_up")
+                error.code = f"game.campaign.no_{kind}"  # a catalog key: the TV says it in its language
+                raise error
+            decks[kind] = [to_content(e) for e in deck[:DECK_SIZE]]
         return decks
 
     def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> CampaignState:

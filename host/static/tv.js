@@ -35,7 +35,12 @@
   }
 
   async function newRoom() {
-    const response = await fetch("/api/rooms", {method: "POST"}).catch(() => null);
+    /* After "New room" the TV names the room it leaves, with its host token: the new room keeps that host's
+     * identity and so its packs (docs/packs.md); the server ignores a token that is not that room's. */
+    const from = storage.get("host.from");
+    const token = from && from.code ? storage.get("host." + from.code) : null;
+    const response = await fetch("/api/rooms", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(token ? {from: {code: from.code, host_token: token}} : {})}).catch(() => null);
     if (!response || !response.ok) {  /* too many rooms from this device, every code in use: say which */
       const answer = response ? await response.json().catch(() => null) : null;
       const why = answer && answer.error ? TR.errorText(answer.error) : t(response ? "error.internal" : "error.timeout");
@@ -46,6 +51,7 @@
     const room = await response.json();
     storage.set("host." + room.code, room.host_token);
     storage.set("host.last", {code: room.code});
+    storage.remove("host.from");
     location.replace("/tv/" + room.code);
   }
 
@@ -142,7 +148,11 @@
     const lock = h("button", {id: "lock", class: state.locked ? "toggle on" : "toggle",
       onclick: () => control("lock", {locked: !state.locked})}, state.locked ? t("tv.unlock") : t("tv.lock"));
     const fresh = h("button", {id: "new-room", onclick: () => {
-      if (confirm(t("tv.new_room_confirm"))) { storage.remove("host.last"); location.href = "/tv"; }
+      if (confirm(t("tv.new_room_confirm"))) {
+        storage.set("host.from", {code: state.code});
+        storage.remove("host.last");
+        location.href = "/tv";
+      }
     }}, t("tv.new_room"));
     const mute = h("button", {id: "mute", "aria-pressed": TR.sound.muted ? "true" : "false",
       onclick: (e) => { TR.sound.muted = !TR.sound.muted; e.currentTarget.textContent = TR.sound.muted ? t("tv.sound_off") : t("tv.sound_on"); }},
@@ -398,7 +408,7 @@
 
   async function previewPack(id) {
     const response = await fetch("/api/packs/" + encodeURIComponent(id), {headers: hostHeaders()});
-    if (!response.ok) { say(t("error.internal"), true); return; }
+    if (!response.ok) { say(t(response.status === 404 ? "error.unknown_pack" : "error.internal"), true); return; }
     const pack = await response.json();
     packReport = {preview: pack};
     keys.delete("packs");
@@ -409,27 +419,105 @@
     if (!confirm(t("tv.pack_delete_confirm", {name: TR.iso(name)}))) return;
     await control("packs", {packs: state.questions.selected.filter((p) => p !== id)});
     const response = await fetch("/api/packs/" + encodeURIComponent(id), {method: "DELETE", headers: hostHeaders()});
-    if (!response.ok) say(t("error.internal"), true);
+    if (!response.ok) await refusedPack(response);
+  }
+
+  /* The owner offers one of its packs to every room, or takes it back (a room that chose it loses it). */
+  async function sharePack(id, shared) {
+    const response = await fetch("/api/packs/" + encodeURIComponent(id), {method: "PATCH",
+      headers: Object.assign({"Content-Type": "application/json"}, hostHeaders()), body: JSON.stringify({shared})});
+    if (!response.ok) await refusedPack(response);
+  }
+
+  async function refusedPack(response) {
+    const answer = await response.json().catch(() => null);
+    say(answer && answer.error ? errorText(answer.error) : t(response.status === 404 ? "error.unknown_pack" : "error.internal"), true);
+  }
+
+  /* A place in a pack file as a report names it ("row 4", "line 12", "questions[3]", "file"), and a field
+   * ("answer", "options[2]"), in the page's language; a name the TV does not know (a file's) is shown as it is. */
+  function packPlace(where) {
+    const found = /^(line|row) (\d+)$/.exec(where) || /^(questions|results)\[(\d+)\]$/.exec(where);
+    if (found) return t("pack.where." + (found[1] === "line" || found[1] === "row" ? found[1] : "question"), {n: Number(found[2])});
+    return TR.has("pack.where." + where) ? t("pack.where." + where) : TR.iso(where);
+  }
+
+  function packField(field) {
+    const option = /^options\[(\d+)\]$/.exec(field);
+    if (option) return t("pack.field.option", {n: Number(option[1])});
+    const key = "pack.field." + field.replace(/ /g, "_");
+    return TR.has(key) ? t(key) : TR.iso(field);
+  }
+
+  /* One problem of an upload's report: its catalog message (pack.problem.<code>, its args; quoted values isolated),
+   * else the message the server wrote; with its place and field. */
+  function problemText(p) {
+    let message = p.message;
+    if (p.code && TR.has("pack.problem." + p.code)) {
+      const args = {};
+      for (const [name, value] of Object.entries(p.args || {})) {
+        args[name] = name === "other" ? packPlace(String(value)) : typeof value === "string" ? TR.iso(value) : value;
+      }
+      message = t("pack.problem." + p.code, args);
+    } else if (p.code && TR.has("error." + p.code)) message = errorText({code: p.code, message: p.message});
+    if (!p.where || p.where === "upload") return message;
+    const where = packPlace(p.where);
+    return p.field ? t("pack.problem_at", {where, field: packField(p.field), message}) : t("pack.problem_in", {where, message});
+  }
+
+  /* What the selected game asks (game.<id>.needs: a typical game's [lowest, highest] of each kind, or a plain
+   * count) beside what the chosen packs have, and for a game with a top-up setting where the rest comes from. */
+  function needsLine(game, q) {
+    const needs = game.needs;
+    const params = {numeric: q.numeric, choice: q.choice};
+    for (const [kind, span] of Object.entries(needs)) {
+      params[kind + "_min"] = Array.isArray(span) ? span[0] : span;
+      params[kind + "_max"] = Array.isArray(span) ? span[1] : span;
+    }
+    const lines = [h("span", {class: "pack-needs", id: "pack-needs"}, t("game." + game.id + ".needs", params))];
+    if (game.values && "top_up" in game.values) {
+      lines.push(" ", h("span", {class: "pack-top-up", id: "pack-top-up"},
+        t("game." + game.id + (game.values.top_up ? ".needs_top_up" : ".needs_again"))));
+    }
+    return lines;
+  }
+
+  /* The kind of question the chosen packs lack so that Start would be refused, or null: with ranges (a game that
+   * plays with any number), only a kind with none at all and no top-up; with a plain count, fewer than that. */
+  function packsLacking(game, q) {
+    const needs = game.needs || {};
+    return Object.keys(needs).find((k) => Array.isArray(needs[k])
+      ? game.values && game.values.top_up === false && !q[k] : q[k] < needs[k]) || null;
+  }
+
+  /* Whose a pack is, as the lobby marks it: built-in, yours (shared or not), or shared by another host. */
+  function whose(pack) {
+    if (pack.builtin) return "builtin";
+    return pack.mine ? (pack.shared ? "mine_shared" : "mine") : "shared";
   }
 
   function packsPanel(game) {
     const q = state.questions;
     const selected = new Set(q.selected);
     const toggle = (id, on) => control("packs", {packs: on ? q.selected.concat([id]) : q.selected.filter((p) => p !== id)});
-    const needs = game.needs;
-    const supply = h("p", {class: "pack-supply" + (Object.keys(needs).some((k) => q[k] < needs[k]) ? " short" : ""), id: "pack-supply"},
-      t("tv.packs_supply", {numeric: t("tv.n_numeric", {n: q.numeric}), choice: t("tv.n_choice", {n: q.choice}),
-        need: needs.numeric || needs.choice}));
+    const supply = h("p", {class: "pack-supply" + (packsLacking(game, q) ? " short" : ""), id: "pack-supply"},
+      needsLine(game, q));
     const list = h("ul", {class: "pack-list", id: "pack-list"}, q.packs.map((p) => h("li", {"data-pack": p.id},
       h("label", null, h("input", {type: "checkbox", checked: selected.has(p.id), disabled: !isHost,
         onchange: (e) => toggle(p.id, e.target.checked)}),
       h("bdi", {class: "pack-name"}, p.name), h("span", {class: "pack-lang"}, t("language." + p.language)),
-      h("span", {class: "pack-count"}, t("tv.pack_counts", {numeric: p.numeric, choice: p.choice}))),
+      h("span", {class: "pack-count"}, t("tv.pack_counts", {numeric: p.numeric, choice: p.choice})),
+      h("span", {class: "pack-owner muted"}, t("pack.badge." + whose(p)))),
       isHost ? h("button", {class: "small", onclick: () => previewPack(p.id)}, t("tv.pack_preview")) : null,
-      isHost && !p.builtin ? h("button", {class: "small danger", onclick: () => deletePack(p.id, p.name)}, t("tv.pack_delete")) : null)));
+      isHost && p.mine ? h("button", {class: "small pack-share", "aria-pressed": p.shared ? "true" : "false",
+        onclick: () => sharePack(p.id, !p.shared)}, t(p.shared ? "pack.unshare" : "pack.share")) : null,
+      isHost && p.mine ? h("button", {class: "small danger", onclick: () => deletePack(p.id, p.name)}, t("tv.pack_delete")) : null)));
     const upload = isHost ? h("form", {class: "pack-upload", id: "pack-upload", onsubmit: (e) => { e.preventDefault(); uploadPack(e.currentTarget); }},
       h("input", {type: "file", name: "file", id: "pack-file", required: true,
-        accept: ".json,.yaml,.yml,.csv,.xlsx,.gift,.txt"}),
+        accept: ".json,.yaml,.yml,.csv,.xlsx,.gift,.txt,.zip"}),
+      h("label", null, t("pack.language_label") + " ", h("select", {name: "language", id: "pack-language"},
+        ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === state.language}, t("language." + l))))),
+      h("label", null, h("input", {type: "checkbox", name: "shared", value: "true", id: "pack-shared"}), " ", t("pack.share_label")),
       h("button", {type: "submit", id: "pack-upload-button"}, t("tv.pack_upload"))) : null;
     let report = null;
     if (packReport && packReport.busy) report = h("p", {class: "muted"}, t("common.loading"));
@@ -441,11 +529,11 @@
         h("button", {class: "small", onclick: () => { packReport = null; keys.delete("packs"); render(state); }}, t("phone.cancel")));
     } else if (packReport && packReport.ok) {
       report = h("div", {class: "pack-report ok", id: "pack-report"}, t("tv.pack_imported", {name: TR.iso(packReport.pack.name)}),
-        packReport.warnings.length ? h("ul", null, packReport.warnings.map((w) => h("li", null, `${w.where} · ${w.field}: ${w.message}`))) : null);
+        packReport.warnings.length ? h("ul", null, packReport.warnings.map((w) => h("li", {class: "warning"}, problemText(w)))) : null);
     } else if (packReport && packReport.problems) {
       report = h("div", {class: "pack-report bad", id: "pack-report"}, h("p", null, t("tv.pack_rejected")),
         h("ul", null, packReport.problems.map((p) => h("li", {class: p.warning ? "warning" : "error"},
-          `${p.where}${p.field ? " · " + p.field : ""}: ${p.message}`))));
+          problemText(p)))));
     }
     return h("section", {class: "packs", id: "packs"}, h("h2", null, t("tv.packs")), supply, list, upload, report);
   }
@@ -464,14 +552,15 @@
       gameCards);
     update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang, state.timer_scale],
       () => game ? [howToPlay(game), settingsPanel(game)] : null);
-    const short = game && game.needs && state.questions && Object.keys(game.needs).some((k) => state.questions[k] < game.needs[k]);
-    update(regions.packs, "packs", [game && game.id, game && game.needs, state.questions, isHost, lang, packReport],
+    const short = game && game.needs && state.questions ? packsLacking(game, state.questions) : null;
+    update(regions.packs, "packs", [game && game.id, game && game.needs, game && game.values && game.values.top_up,
+      state.questions, isHost, lang, packReport, state.language],
       () => game && game.needs && Object.keys(game.needs).length && state.questions ? packsPanel(game) : null);
     update(regions.start, "start", [game && game.id, game && game.playable, isHost, lang, short], () => {
       let hint = null;
       if (!game) hint = t("tv.pick_game_hint");
       else if (!game.playable) hint = t("tv.not_ready", {game: t(game.name_key)});
-      else if (short) hint = t("tv.packs_short");
+      else if (short) hint = Array.isArray(game.needs[short]) ? t("game." + game.id + ".no_" + short) : t("tv.packs_short");
       return [isHost ? h("button", {id: "start", class: "big primary", disabled: !(game && game.playable),
         onclick: () => control("start")}, t("tv.start")) : null, hint ? h("p", {class: "hint"}, hint) : null];
     });
@@ -539,6 +628,7 @@
     });
   }
 
+  TR.hostControl = control;  /* a game's own host button (the Quiz's Next) sends its control like the bar's */
   setInterval(() => TR.tickCountdowns(state, receivedAt), 100);
   window.addEventListener("tr-refresh", () => { keys.delete("stage"); keys.delete("finished"); if (state) render(state); });
 
