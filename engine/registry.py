@@ -1,7 +1,7 @@
 """Which games a room can host.
 
 ``GAMES`` holds the games whose engines are implemented; ``ANNOUNCED`` holds the lobby information of the
-games whose engines are still to come, so the TV can list all four from the start and show which are ready.
+games whose engines are still to come, so the TV can list them all from the start and show which are ready.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from engine.campaign.game import CampaignGame
 from engine.core import Game, GameInfo
 from engine.crown.game import CrownGame
 from engine.hierarchy.game import HierarchyGame
+from engine.quiz.game import QuizGame
 from engine.tally import TallyGame, TeamTallyGame
 
 GAMES: dict[str, Game] = {}
 
 ANNOUNCED: dict[str, GameInfo] = {}
 
-LOBBY_ORDER = ("campaign", "crown", "hierarchy", "avignon")
+LOBBY_ORDER = ("campaign", "crown", "hierarchy", "avignon", "quiz")
 
 
 def register(game: Game) -> None:
@@ -59,3 +60,4 @@ register(CampaignGame())
 register(HierarchyGame())
 register(AvignonGame())
 register(CrownGame())
+register(QuizGame())

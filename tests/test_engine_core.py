@@ -59,9 +59,9 @@ def test_settings_are_validated_by_their_specs():
         choice.parse("medium")
 
 
-def test_registry_lists_the_four_games_and_hides_the_test_game():
+def test_registry_lists_the_five_games_and_hides_the_test_game():
     listed = [info.id for info, _ in registry.lobby_games()]
-    assert listed == ["campaign", "crown", "hierarchy", "avignon"]
+    assert listed == ["campaign", "crown", "hierarchy", "avignon", "quiz"]
     assert "tally" in [info.id for info, _ in registry.lobby_games(include_unlisted=True)]
     assert registry.get("tally") is not None and not registry.info("tally").listed
 

@@ -1,0 +1,1 @@
+"""The classic Quiz (docs/quiz.md): every player answers every question of the chosen packs."""
