@@ -144,10 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
     packs = sub.add_parser("pack", help="question packs").add_subparsers(dest="pack_command", required=True)
     for command, text in (("import", "check a pack file and store it"), ("validate", "check a pack file only"),
                           ("list", "list the stored packs"), ("export", "write a stored pack to a file"),
-                          ("delete", "remove a stored pack (any pack, whoever uploaded it)")):
+                          ("delete", "remove a stored pack (any pack, whoever uploaded it)"),
+                          ("share", "offer a stored pack to every room (--off: to its owner's rooms only)")):
         one = packs.add_parser(command, help=text)
-        if command in ("export", "delete"):
+        if command in ("export", "delete", "share"):
             one.add_argument("id", type=pack_key, help="the pack's id (see pack list)")
+        if command == "share":
+            one.add_argument("--off", action="store_true", help="offer it to its owner's rooms only again")
         if command in ("import", "validate", "export"):
             one.add_argument("file", help="the pack file" + (" to write (Throneroom JSON; .zip: with its images)"
                                                               if command == "export" else
@@ -194,7 +197,7 @@ def seed_sequence(first: int) -> Any:
 
 
 def pack_command(args: argparse.Namespace) -> int:
-    """pack import / validate / list / export / delete."""
+    """pack import / validate / list / export / delete / share."""
     import json
 
     from questions.formats import read_pack
@@ -257,6 +260,13 @@ def pack_command(args: argparse.Namespace) -> int:
             Path(args.file).write_text(json.dumps(stored.to_json(), ensure_ascii=False, indent=2) + "\n",
                                        encoding="utf-8")
         print(f"wrote pack {args.id} to {args.file}")
+    elif args.pack_command == "share":  # e.g. a host's pack whose rooms have all expired: offer it to every room
+        from questions.store import set_shared
+
+        if not set_shared(store.engine, args.id, not args.off):
+            print(f"throneroom: there is no pack {args.id}", file=sys.stderr)
+            return 1
+        print(f"pack {args.id}: " + ("offered to its owner's rooms only" if args.off else "shared with every room"))
     elif args.pack_command == "delete":
         if not delete_pack(store.engine, args.id):
             print(f"throneroom: there is no pack {args.id}", file=sys.stderr)

@@ -115,6 +115,12 @@ def test_built_in_packs_cannot_be_deleted_and_legacy_packs_only_from_the_command
         assert denied.status_code == 403 and denied.get_json()["error"]["code"] == "not_your_pack"
         assert host.share(legacy, False).status_code == 403
     owned = a.upload()["id"]
+    assert owned not in b.listed()
+    assert cli.main(["pack", "share", "--db", str(db), owned]) == 0  # the command line shares any pack (an owner
+    assert b.listed()[owned]["shared"] is True  # whose rooms all expired can no longer do it from a TV)
+    assert cli.main(["pack", "share", "--off", "--db", str(db), owned]) == 0
+    assert owned not in b.listed()
+    assert cli.main(["pack", "share", "--db", str(db), "db:" + "0" * 32]) == 1
     assert cli.main(["pack", "delete", "--db", str(db), legacy]) == 0  # the command line deletes any pack
     assert cli.main(["pack", "delete", "--db", str(db), owned]) == 0
     capsys.readouterr()
