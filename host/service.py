@@ -410,7 +410,11 @@ class RoomService:
             return None
         supply = None
         if game.needs():  # the chosen packs first, then (a game's top-up setting) the built-in ones (CAMP-D15)
-            supply = {"questions": self.library.entries(self.chosen_packs(room)),
+            chosen = self.chosen_packs(room)
+            if room.packs and not chosen:  # never other questions instead: not even the top-up's alone
+                raise RoomError("invalid_settings", "the chosen question packs are gone (deleted, or no longer "
+                                "shared): choose others", "packs")
+            supply = {"questions": self.library.entries(chosen),
                       "top_up": self.library.entries(self.library.default_packs(room.language)),
                       "seen": room.seen_questions}
         with game_errors():

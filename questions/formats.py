@@ -366,9 +366,7 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
             continue
         filled += 1
         if filled > MAX_ROWS:
-            problems.append(Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most "
-                                                         f"{MAX_QUESTIONS:,} questions", code="too_many_rows",
-                                    args={"n": MAX_ROWS, "max": MAX_QUESTIONS}))
+            problems.append(_too_many_rows(number))
             break
         if len(row) > len(header):
             problems.append(Problem(f"row {number}", "", f"{len(row)} cells but the header has {len(header)}",
@@ -392,6 +390,12 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
                                   cells.get("category"), cells.get("difficulty"), cells.get("source") or None,
                                   cells.get("time"), cells.get("image")))
     return raws, problems
+
+
+def _too_many_rows(number: int) -> Problem:
+    """A spreadsheet (CSV or Kahoot!) with more rows than any pack may hold."""
+    return Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most {MAX_QUESTIONS:,} questions",
+                   code="too_many_rows", args={"n": MAX_ROWS, "max": MAX_QUESTIONS})
 
 
 def _csv_problem(line: int, error: csv.Error) -> Problem:
@@ -686,9 +690,7 @@ def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[lis
         empty = 0
         filled += 1
         if filled > MAX_ROWS:
-            problems.append(Problem(f"row {number}", "", f"more than {MAX_ROWS:,} rows: a pack holds at most "
-                                                         f"{MAX_QUESTIONS:,} questions", code="too_many_rows",
-                                    args={"n": MAX_ROWS, "max": MAX_QUESTIONS}))
+            problems.append(_too_many_rows(number))
             break
         if not columns:
             lowered = [c.lower() for c in cells]

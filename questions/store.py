@@ -220,12 +220,6 @@ def _find(session: Session, key: str) -> PackRecord | None:
     return session.exec(query.where(PackRecord.ready == True)).first()
 
 
-def current_key(engine: Engine, key: str) -> str | None:
-    """The uuid of the pack with this key (a uuid or a legacy number), if there is such a pack."""
-    found = pack_access(engine, key)
-    return None if found is None else found[0]
-
-
 def pack_access(engine: Engine, key: str) -> tuple[str, str | None, bool] | None:
     """The pack with this key as (uuid, owner identity or None, shared), if there is such a pack."""
     with Session(engine) as session:

@@ -96,3 +96,27 @@ def test_a_pack_is_its_hosts_until_shared_and_follows_it_into_a_new_room(browser
     pack_row(first, "office quiz").locator("button.danger").click()
     expect(pack_row(first, "office quiz")).to_have_count(0)
     assert not first.errors and not other.errors, (first.errors, other.errors)  # type: ignore[attr-defined]
+
+
+def test_the_file_language_and_share_box_the_host_chose_survive_a_redrawn_pack_panel(browser: Any, server: LiveServer,
+                                                                                    tmp_path: Path) -> None:
+    # the pack panel is drawn again whenever the packs or the room's language change (another host shares a pack,
+    # the host switches the TV to Persian): what the host was in the middle of choosing stays chosen
+    good = tmp_path / "team-quiz.csv"
+    good.write_text("type,prompt,answer\nnumeric,How many people are in the team?,9\n", encoding="utf-8")
+    tv, _ = open_tv(browser, server.url)
+    tv.click("[data-game=quiz]")
+    tv.set_input_files("#pack-file", str(good))
+    tv.select_option("#pack-language", "ro")
+    tv.check("#pack-shared")
+    tv.select_option("#room-language", "fa")  # the panel is drawn again, in Persian
+    expect(tv.locator("#packs h2")).to_have_text("بسته‌های پرسش")
+    expect(tv.locator("#pack-language")).to_have_value("ro")
+    expect(tv.locator("#pack-shared")).to_be_checked()
+    tv.click("#pack-upload-button")
+    row = pack_row(tv, "team quiz")
+    expect(row.locator(".pack-lang")).to_have_text("Română")
+    expect(row.locator(".pack-owner")).to_have_text(re.compile("اشتراک"))  # yours, shared
+    assert tv.locator("#pack-file").input_value() == ""  # uploaded: the form is empty again
+    expect(tv.locator("#pack-shared")).not_to_be_checked()
+    assert not tv.errors, tv.errors  # type: ignore[attr-defined]

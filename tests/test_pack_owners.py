@@ -261,3 +261,20 @@ INSERT INTO question VALUES (1, 1, 0, 'numeric', 'Legs of a spider?', 8, NULL, N
     pack_id = uploaded.get_json()["pack"]["id"]  # a room from before owners is its own host's
     assert harness.service.library.owner_of(pack_id)[1] == hash_token("old-host-token")
     assert http.delete(f"/api/packs/{pack_id}", headers=headers).get_json()["ok"] is True
+
+
+def test_a_game_whose_chosen_packs_are_all_gone_is_refused_not_played_with_other_questions():
+    # CAMP-D15: questions come from the packs chosen for the room; top-up only tops them up, it never replaces them
+    harness = Harness()
+    owner, other = Host(harness), Host(harness)
+    pack_id = owner.upload(shared="true")["id"]
+    for host, game in ((other, "campaign"), (owner, "quiz")):
+        assert control(host.tv, "select_game", game=game)["ok"] and host.choose(pack_id)["ok"]
+    assert owner.share(pack_id, False).status_code == 200  # the other room's only pack is no longer shared with it
+    refused = control(other.tv, "start")
+    assert refused["error"]["code"] == "invalid_settings" and refused["error"]["field"] == "packs", refused
+    assert "gone" in refused["error"]["message"]
+    assert harness.service.room(other.code).phase == "lobby"
+    assert owner.delete(pack_id).status_code == 200  # and the owner's own room after a delete
+    refused = control(owner.tv, "start")
+    assert refused["error"]["field"] == "packs" and "gone" in refused["error"]["message"], refused

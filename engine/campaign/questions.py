@@ -45,7 +45,8 @@ class ChoiceQuestion:
         return {"id": self.id, "kind": "choice", "prompt": self.prompt, "options": list(self.options)}
 
 
-def _text(value: Any, where: str) -> Text:
+def checked_text(value: Any, where: str) -> Text:
+    """A question's text from logged content: one text, or one per language (the Quiz checks its own the same way)."""
     if isinstance(value, str) and value.strip():
         return value
     if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, str) and v.strip()
@@ -65,19 +66,19 @@ def parse_content(content: Any) -> tuple[tuple[NumericQuestion, ...], tuple[Choi
         if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer <= MAX_NUMBER:
             raise InvalidSettings(f"{where}.answer must be a whole number from 0 to {MAX_NUMBER}", where)
         unit = item.get("unit")
-        numeric.append(NumericQuestion(str(item.get("id", where)), _text(item.get("prompt"), f"{where}.prompt"),
-                                       answer, None if unit is None else _text(unit, f"{where}.unit")))
+        numeric.append(NumericQuestion(str(item.get("id", where)), checked_text(item.get("prompt"), f"{where}.prompt"),
+                                       answer, None if unit is None else checked_text(unit, f"{where}.unit")))
     for i, item in enumerate(content.get("choice") or []):
         where = f"choice[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("options"), list):
             raise InvalidSettings(f"{where} must have options", where)
-        options = tuple(_text(o, f"{where}.options[{k}]") for k, o in enumerate(item["options"]))
+        options = tuple(checked_text(o, f"{where}.options[{k}]") for k, o in enumerate(item["options"]))
         correct = item.get("correct")
         if not 2 <= len(options) <= 6:
             raise InvalidSettings(f"{where} must have 2 to 6 options", where)
         if isinstance(correct, bool) or not isinstance(correct, int) or not 0 <= correct < len(options):
             raise InvalidSettings(f"{where}.correct must be the index of one option", where)
-        choice.append(ChoiceQuestion(str(item.get("id", where)), _text(item.get("prompt"), f"{where}.prompt"),
+        choice.append(ChoiceQuestion(str(item.get("id", where)), checked_text(item.get("prompt"), f"{where}.prompt"),
                                      options, correct))
     if not numeric or not choice:
         raise InvalidSettings("a Short Campaign needs numeric and multiple-choice questions", "content")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.campaign.game import parse_number
-from engine.campaign.questions import MAX_NUMBER, builtin_questions
+from engine.campaign.questions import MAX_NUMBER, builtin_questions, checked_text
 from engine.core import (
     BOTS_SETTING,
     ENDED_BY_HOST,
@@ -174,13 +174,7 @@ def generated(seed: int) -> list[dict[str, Any]]:
 
 
 def _text(value: Any, where: str, optional: bool = False) -> Any:
-    if optional and value is None:
-        return None
-    if isinstance(value, str) and value.strip():
-        return value
-    if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        return dict(value)
-    raise InvalidSettings(f"{where} must be text", "content")
+    return None if optional and value is None else checked_text(value, where)
 
 
 def parse_content(content: Any) -> tuple[QuizQuestion, ...]:

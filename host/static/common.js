@@ -349,7 +349,37 @@ const TR = (() => {
     return t("common.ms", {n: Math.round(ms)});
   }
 
+  /* The number keypad of the question games (the Short Campaign's and the Quiz's): a display with thousands grouped in
+   * the page's digits, the ten digits, backspace and send, and the handler for a hardware keyboard (Western, Persian
+   * or Arabic-Indic digits, Backspace, Enter). ``entry.text`` keeps what is typed across redraws; ``send(text)`` gets
+   * it on OK; ``lock`` marks the keys a game unlocks itself (data-lock). */
+  function numberPad(entry, {disabled, lock, send}) {
+    const digit = (d) => digits(String(d));
+    const grouped = (text) => { const w = western(text); return w ? num(Number(w)) : "—"; };
+    const display = h("output", {class: "pad-display", id: "pad-display", dir: "ltr"}, grouped(entry.text));
+    const show = () => { display.textContent = grouped(entry.text); };
+    const key = (name, label, onclick, extra) => h("button", {class: name === "ok" ? "key ok" : "key", "data-key": name,
+      "data-lock": lock ? "" : null, disabled, onclick, ...extra}, label);
+    const press = (d) => {
+      if (entry.text.length >= 12) return;
+      entry.text = entry.text === "0" ? digit(d) : entry.text + digit(d);
+      show();
+    };
+    const keys = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => key(d, digit(d), () => press(d)));
+    keys.push(key("back", "⌫", () => { entry.text = entry.text.slice(0, -1); show(); }, {"aria-label": t("camp.backspace")}),
+      key(0, digit(0), () => press(0)),
+      key("ok", t("camp.send"), () => { if (entry.text) send(entry.text); }));
+    const keypad = h("div", {class: "keypad", dir: "ltr"}, keys);
+    const keyboard = (e) => {
+      const typed = e.key.length === 1 ? western(e.key) : "";
+      const target = e.key === "Backspace" ? "back" : e.key === "Enter" ? "ok" : /^[0-9]$/.test(typed) ? typed : null;
+      const button = target === null ? null : keypad.querySelector(`[data-key='${target}']:not([disabled])`);
+      if (button && document.body.contains(keypad)) { e.preventDefault(); button.click(); }
+    };
+    return {display, keypad, keyboard};
+  }
+
   return {t, has, setLang, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
-    sound, localized, seconds, millis, games, COLOURS};
+    sound, localized, seconds, millis, games, numberPad, COLOURS};
 })();

@@ -76,7 +76,9 @@
 
   function control(name, extra) {
     return request(socket, "control", Object.assign({control: name}, extra || {})).then((answer) => {
-      if (!answer.ok) say(answer.error.field === "packs" ? t("tv.packs_short") : errorText(answer.error), true);
+      /* a refusal of the chosen packs says what to do; another error about packs (unknown_pack) says its own */
+      const short = answer.error && answer.error.field === "packs" && answer.error.code === "invalid_settings";
+      if (!answer.ok) say(short ? t("tv.packs_short") : errorText(answer.error), true);
       else say("");
       return answer;
     });
@@ -389,6 +391,9 @@
     return {"X-Room-Code": state.code, "X-Host-Token": storage.get("host." + state.code) || ""};
   }
 
+  let packFile = null;  /* the upload form's file input (packsPanel) */
+  let packDraft = {language: null, shared: false};  /* what the host chose in the upload form, until it uploads */
+
   async function uploadPack(form) {
     const data = new FormData(form);
     packReport = {busy: true};
@@ -401,7 +406,11 @@
       answer = {ok: false, problems: [{where: "upload", field: "", message: t("error.timeout")}]};
     }
     packReport = answer;
-    if (answer.ok) await control("packs", {packs: state.questions.selected.concat([answer.pack.id])});
+    if (answer.ok) {
+      packFile.value = "";
+      packDraft = {language: null, shared: false};
+      await control("packs", {packs: state.questions.selected.concat([answer.pack.id])});
+    }
     keys.delete("packs");
     render(state);
   }
@@ -512,12 +521,18 @@
       isHost && p.mine ? h("button", {class: "small pack-share", "aria-pressed": p.shared ? "true" : "false",
         onclick: () => sharePack(p.id, !p.shared)}, t(p.shared ? "pack.unshare" : "pack.share")) : null,
       isHost && p.mine ? h("button", {class: "small danger", onclick: () => deletePack(p.id, p.name)}, t("tv.pack_delete")) : null)));
+    /* the file input is one element, kept, and the choices are remembered: the panel is drawn again whenever the packs
+     * or the room's language change, which must not undo what the host is choosing */
+    packFile = packFile || h("input", {type: "file", name: "file", id: "pack-file", required: true,
+      accept: ".json,.yaml,.yml,.csv,.xlsx,.gift,.txt,.zip"});
+    const language = packDraft.language || state.language;
     const upload = isHost ? h("form", {class: "pack-upload", id: "pack-upload", onsubmit: (e) => { e.preventDefault(); uploadPack(e.currentTarget); }},
-      h("input", {type: "file", name: "file", id: "pack-file", required: true,
-        accept: ".json,.yaml,.yml,.csv,.xlsx,.gift,.txt,.zip"}),
-      h("label", null, t("pack.language_label") + " ", h("select", {name: "language", id: "pack-language"},
-        ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === state.language}, t("language." + l))))),
-      h("label", null, h("input", {type: "checkbox", name: "shared", value: "true", id: "pack-shared"}), " ", t("pack.share_label")),
+      packFile,
+      h("label", null, t("pack.language_label") + " ", h("select", {name: "language", id: "pack-language",
+        onchange: (e) => { packDraft.language = e.target.value; }},
+      ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === language}, t("language." + l))))),
+      h("label", null, h("input", {type: "checkbox", name: "shared", value: "true", id: "pack-shared", checked: packDraft.shared,
+        onchange: (e) => { packDraft.shared = e.target.checked; }}), " ", t("pack.share_label")),
       h("button", {type: "submit", id: "pack-upload-button"}, t("tv.pack_upload"))) : null;
     let report = null;
     if (packReport && packReport.busy) report = h("p", {class: "muted"}, t("common.loading"));

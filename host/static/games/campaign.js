@@ -421,13 +421,6 @@ TR.games.campaign = (() => {
   const IN = {};  /* entry.sent when the server has an answer whose value this page does not know */
   let chosen = {step: null, territory: null};
 
-  function keyDigit(d) { return TR.digits(String(d)); }
-
-  function grouped(text) {
-    const western = TR.western(text);
-    return western ? num(Number(western)) : "";
-  }
-
   function unlockAt(game, q, receivedAt, onUnlock) {
     const at = TR.localTime(q.opens_ms, game, receivedAt);
     const wait = at - performance.now();
@@ -534,22 +527,9 @@ TR.games.campaign = (() => {
         onclick: () => send({choice: i}, i)}, h("span", {class: "letter"}, TR.letter(i)), optionText(o)))));
       return wrap;
     }
-    const display = h("output", {class: "pad-display", id: "pad-display", dir: "ltr"}, grouped(entry.text) || "—");
-    const press = (d) => { if (entry.text.length < 12) { entry.text = entry.text === "0" ? keyDigit(d) : entry.text + keyDigit(d); display.textContent = grouped(entry.text); } };
-    const keys = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h("button", {class: "key", "data-key": d, "data-lock": "", disabled: locked, onclick: () => press(d)}, keyDigit(d)));
-    keys.push(h("button", {class: "key", "data-key": "back", "data-lock": "", disabled: locked, "aria-label": t("camp.backspace"),
-      onclick: () => { entry.text = entry.text.slice(0, -1); display.textContent = grouped(entry.text) || "—"; }}, "⌫"));
-    keys.push(h("button", {class: "key", "data-key": 0, "data-lock": "", disabled: locked, onclick: () => press(0)}, keyDigit(0)));
-    keys.push(h("button", {class: "key ok", "data-key": "ok", "data-lock": "", disabled: locked, onclick: () => {
-      if (entry.text) send({answer: entry.text}, TR.western(entry.text));
-    }}, t("camp.send")));
-    wrap.append(display, h("div", {class: "keypad", dir: "ltr"}, keys));
-    keyboard = (e) => {  /* a hardware keyboard: Western, Persian or Arabic-Indic digits, Backspace, Enter */
-      const digit = e.key.length === 1 ? TR.western(e.key) : "";
-      const target = e.key === "Backspace" ? "back" : e.key === "Enter" ? "ok" : /^[0-9]$/.test(digit) ? digit : null;
-      const button = target === null ? null : wrap.querySelector(`[data-key='${target}']:not([disabled])`);
-      if (button && document.body.contains(wrap)) { e.preventDefault(); button.click(); }
-    };
+    const pad = TR.numberPad(entry, {disabled: locked, lock: true, send: (text) => send({answer: text}, TR.western(text))});
+    wrap.append(pad.display, pad.keypad);
+    keyboard = pad.keyboard;
     return wrap;
   }
 

@@ -70,9 +70,11 @@ TR.games.quiz = (() => {
     return unit ? num(value) + "\u00a0" + iso(unit) : num(value);
   }
 
-  function correctText(q, reveal) {
-    if (q.kind === "numeric") return withUnit(q, reveal.correct);
-    return TR.letter(reveal.correct) + " · " + iso(localized(q.options[reveal.correct]));
+  /* "Your answer: B" / "The right answer: A" on a phone, the option's text on a line of its own (a Latin option in a
+   * Persian sentence wraps unreadably); a number with its unit. */
+  function answerLine(q, cls, key, value) {
+    if (q.kind === "numeric") return h("p", {class: cls}, t(key, {x: withUnit(q, value)}));
+    return h("p", {class: cls}, t(key, {x: TR.letter(value)}), h("span", {class: "quiz-answer-text"}, optionText(q.options[value])));
   }
 
   /* The seconds a question's lock or window has left, as a ring that empties (tickCountdowns in common.js). */
@@ -351,12 +353,6 @@ TR.games.quiz = (() => {
   let keyboard = null;
   document.addEventListener("keydown", (e) => { if (keyboard) keyboard(e); });
 
-  const keyDigit = (d) => TR.digits(String(d));
-  function grouped(text) {
-    const western = TR.western(text);
-    return western ? num(Number(western)) : "";
-  }
-
   function sentLine(q, value) {
     if (value === IN) return t("aud.answer_in");
     if (q.kind === "numeric") return withUnit(q, Number(value));
@@ -409,29 +405,11 @@ TR.games.quiz = (() => {
         onclick: () => send({choice: i}, i)}, optionMark(i), optionText(o)))));
       return wrap;
     }
-    /* a number: the campaign's keypad (its styles: .camp .keypad), Western, Persian or Arabic-Indic digits */
-    const display = h("output", {class: "pad-display", id: "pad-display", dir: "ltr"}, grouped(entry.text) || "—");
-    const press = (d) => {
-      if (entry.text.length >= 12) return;
-      entry.text = entry.text === "0" ? keyDigit(d) : entry.text + keyDigit(d);
-      display.textContent = grouped(entry.text);
-    };
-    const keys = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h("button", {class: "key", "data-key": d, disabled: wait, onclick: () => press(d)}, keyDigit(d)));
-    keys.push(h("button", {class: "key", "data-key": "back", disabled: wait, "aria-label": t("camp.backspace"),
-      onclick: () => { entry.text = entry.text.slice(0, -1); display.textContent = grouped(entry.text) || "—"; }}, "⌫"));
-    keys.push(h("button", {class: "key", "data-key": 0, disabled: wait, onclick: () => press(0)}, keyDigit(0)));
-    keys.push(h("button", {class: "key ok", "data-key": "ok", disabled: wait, onclick: () => {
-      if (entry.text) send({answer: entry.text}, TR.western(entry.text));
-    }}, t("camp.send")));
-    wrap.append(h("div", {class: "camp quiz-numpad"}, h("div", {class: "quiz-display-line"}, display,
-      q.unit ? h("span", {class: "quiz-unit", dir: "auto", "data-verbatim": ""}, localized(q.unit)) : null),
-    h("div", {class: "keypad", dir: "ltr"}, keys)));
-    keyboard = (e) => {
-      const digit = e.key.length === 1 ? TR.western(e.key) : "";
-      const target = e.key === "Backspace" ? "back" : e.key === "Enter" ? "ok" : /^[0-9]$/.test(digit) ? digit : null;
-      const button = target === null ? null : wrap.querySelector(`[data-key='${target}']:not([disabled])`);
-      if (button && document.body.contains(wrap)) { e.preventDefault(); button.click(); }
-    };
+    /* a number: the keypad of every question game (TR.numberPad; its styles: .camp .keypad) */
+    const pad = TR.numberPad(entry, {disabled: wait, send: (text) => send({answer: text}, TR.western(text))});
+    wrap.append(h("div", {class: "camp quiz-numpad"}, h("div", {class: "quiz-display-line"}, pad.display,
+      q.unit ? h("span", {class: "quiz-unit", dir: "auto", "data-verbatim": ""}, localized(q.unit)) : null), pad.keypad));
+    keyboard = pad.keyboard;
     return wrap;
   }
 
@@ -445,15 +423,14 @@ TR.games.quiz = (() => {
     const r = view.reveal.results.find((x) => x.slot === me) || {value: null, right: false, points: 0, streak: 0};
     const p = playerOf(view, me);
     const near = !r.right && r.value !== null && r.points > 0;  /* a number that was not the closest still scores */
-    const given = r.value === null ? null : q.kind === "choice" ? TR.letter(r.value) + " · " + iso(localized(q.options[r.value])) : withUnit(q, r.value);
     return h("div", {class: "quiz-result" + enter("res", view.index), id: "my-result"},
       h("p", {class: "quiz-phone-count"}, countLine(view)),
       h("p", {class: "quiz-verdict " + (r.right ? "good" : near ? "near" : "bad"), id: "verdict"},
         r.right ? t("quiz.you_right") : r.value === null ? t("quiz.no_answer") : near ? t("quiz.you_near") : t("quiz.you_wrong")),
       h("p", {class: "quiz-gain", id: "my-points"}, t("quiz.gained_points", {n: r.points || 0})),
       (r.streak || p.streak) >= 2 ? h("p", {class: "quiz-streak-line", id: "my-streak"}, t("quiz.streak_line", {n: r.streak || p.streak})) : null,
-      given ? h("p", {class: "quiz-yours"}, t("quiz.your_answer", {x: given})) : null,
-      r.right ? null : h("p", {class: "quiz-truth"}, t("quiz.correct_is", {x: correctText(q, view.reveal)})),
+      r.value === null ? null : answerLine(q, "quiz-yours", "quiz.your_answer", r.value),
+      r.right ? null : answerLine(q, "quiz-truth", "quiz.correct_is", view.reveal.correct),
       h("p", {class: "quiz-place-line", id: "my-place"}, place(view, me), " · ", t("quiz.points", {n: p.score})));
   }
 
@@ -514,7 +491,7 @@ TR.games.quiz = (() => {
     if (view.phase === "question" && q && q.kind === "choice") {
       parts.push(h("ol", {class: "quiz-watch-options"}, q.options.map((o, i) => h("li", {class: "quiz-tile", style: tileStyle(i)}, optionMark(i), optionText(o)))));
     } else if (view.phase === "reveal" && view.reveal && q) {
-      parts.push(h("p", {class: "quiz-truth good"}, t("quiz.correct_is", {x: correctText(q, view.reveal)})));
+      parts.push(answerLine(q, "quiz-truth good", "quiz.correct_is", view.reveal.correct));
     } else if (view.phase === "standings") parts.push(phoneBoard(game, view, null));
     parts.push(h("p", {class: "muted"}, t("quiz.watch_tv")));
     el.append(h("div", {class: "quiz-watching" + enter("watch", view.phase + view.index), id: "quiz-watching"}, parts));
@@ -550,7 +527,7 @@ TR.games.quiz = (() => {
         h("p", {class: "quiz-verdict " + (r ? (r.right ? "good" : "bad") : ""), id: "aud-points"},
           r ? t("aud.got", {n: r.points}) : t("aud.no_answer")),
         r ? h("p", {class: "quiz-yours"}, t("aud.your_answer", {x: given})) : null,
-        h("p", {class: "quiz-truth"}, t("quiz.correct_is", {x: correctText(q, view.reveal)})),
+        answerLine(q, "quiz-truth", "quiz.correct_is", view.reveal.correct),
         total));
       return;
     }
