@@ -379,7 +379,63 @@ const TR = (() => {
     return {display, keypad, keyboard};
   }
 
+  /* A sheet over the page: the full text of a card, petition or action, or the rules of the game. It lives outside
+   * the screens the state redraws (document.body), so an update never closes it while someone reads; one at a time;
+   * Close, Escape or a tap outside closes it and gives the focus back. body: nodes or strings (a string is a
+   * paragraph). */
+  let sheetReturn = null;
+  function closeSheet() {
+    const open = document.getElementById("sheet");
+    if (!open) return;
+    open.remove();
+    if (sheetReturn && document.body.contains(sheetReturn)) sheetReturn.focus();
+    sheetReturn = null;
+  }
+  function sheet(title, body, attrs) {
+    closeSheet();
+    sheetReturn = document.activeElement;
+    const close = h("button", {class: "sheet-close", id: "sheet-close", "aria-label": t("common.close"), onclick: closeSheet}, "✕");
+    const box = h("div", Object.assign({class: "sheet-backdrop", id: "sheet", "data-overlay": ""}, attrs || {}),
+      h("section", {class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title", dir: "auto"},
+        h("header", {class: "sheet-head"}, h("h2", {id: "sheet-title"}, title), close),
+        h("div", {class: "sheet-body", id: "sheet-body"}, [body].flat(Infinity).map((part) =>
+          typeof part === "string" ? h("p", null, part) : part))));
+    box.addEventListener("click", (e) => { if (e.target === box) closeSheet(); });
+    document.body.append(box);
+    close.focus();
+    return box;
+  }
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeSheet(); });
+
+  /* The ⓘ beside a card, petition or action: opens its text in a sheet. make() builds the body when tapped. */
+  function infoButton(title, make, attrs) {
+    return h("button", Object.assign({class: "info-button", type: "button", "aria-label": t("common.rules_of", {name: title}),
+      onclick: (e) => { e.stopPropagation(); e.preventDefault(); sheet(title, make()); }}, attrs || {}), "ⓘ");
+  }
+
+  /* "How to play" during a game, on the TV and every phone: the lobby's how-to and what the game adds (its renderer's
+   * rules(game): Hierarchy's cards, the Crown's statuses and feasts), in a sheet the updates leave open. */
+  function rulesSheet(game) {
+    const renderer = games[game.id];
+    const key = "game." + game.id + ".howto";
+    const steps = has(key) ? h("ol", {class: "howto-steps"}, t(key).split("|").map((line) => h("li", null, line.trim()))) : null;
+    return sheet(t("tv.how_to_play") + " · " + t(game.name_key), [steps, renderer && renderer.rules ? renderer.rules(game) : null],
+      {"data-rules": game.id});
+  }
+
+  /* A tap-and-hold (half a second) on el calls fn instead of the tap; the click that ends the hold is swallowed. */
+  function longPress(el, fn) {
+    let timer = null;
+    let fired = false;
+    const cancel = () => { clearTimeout(timer); timer = null; };
+    el.addEventListener("pointerdown", () => { fired = false; cancel(); timer = setTimeout(() => { fired = true; fn(); }, 500); });
+    for (const name of ["pointerup", "pointerleave", "pointercancel"]) el.addEventListener(name, cancel);
+    el.addEventListener("click", (e) => { if (fired) { fired = false; e.stopImmediatePropagation(); e.preventDefault(); } }, true);
+    el.addEventListener("contextmenu", (e) => e.preventDefault());  /* a long press must not open the browser's menu */
+    return el;
+  }
+
   return {t, has, setLang, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
-    sound, localized, seconds, millis, games, numberPad, COLOURS};
+    sound, localized, seconds, millis, games, numberPad, sheet, closeSheet, rulesSheet, infoButton, longPress, COLOURS};
 })();

@@ -581,9 +581,13 @@
     });
   }
 
+  function howButton() {
+    return h("button", {id: "how-to-play", class: "how-button", onclick: () => TR.rulesSheet(state.game)}, t("tv.how_to_play"));
+  }
+
   function controlBar() {
-    if (!isHost) return null;
-    return h("nav", {class: "control-bar"},
+    if (!isHost) return h("nav", {class: "control-bar"}, howButton());
+    return h("nav", {class: "control-bar"}, howButton(),
       state.paused
         ? h("button", {id: "resume", class: "primary", onclick: () => control("resume")}, t("tv.resume"))
         : h("button", {id: "pause", onclick: () => control("pause")}, t("tv.pause")),

@@ -49,7 +49,10 @@
       me ? h("button", {class: "me", id: "me", onclick: () => { renaming = true; redraw(); },
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
-      h("span", {class: "header-side"}, h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
+      state && state.game && state.phase !== "lobby" ? h("button", {class: "info-button", id: "phone-rules", "aria-label": t("tv.how_to_play"),
+        onclick: () => TR.rulesSheet(state.game)}, "?") : null,  /* the rules, from every screen of a game */
+      h("span", {class: "header-side"},
+        h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
         languagePicker()));
   }
 
