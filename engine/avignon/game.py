@@ -44,7 +44,7 @@ LANES = 5
 KINDS = ("pull", "push", "banish", "petition")  # AVIG-R9..R12
 DIRECTIONS = {"avignon": -1, "rome": 1}
 WIN_COUNT = 3  # AVIG-R19
-HISTORY_SHOWN = 16
+LOG_ACTIONS = 16  # the move log in the state: the newest actions, each with the events it caused (bounded)
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 
@@ -347,7 +347,7 @@ class AvignonState:
     reason: str = ""
     step: int = 0
     rng_state: int = 0
-    history: tuple[dict[str, Any], ...] = ()
+    history: tuple[dict[str, Any], ...] = ()  # the move log: the newest LOG_ACTIONS actions and their events (bounded)
 
     def role_of(self, seat: int) -> int | None:
         """The role a seat plays."""
@@ -364,6 +364,13 @@ class AvignonState:
 
 
 replace = evolve  # the shared fast replace of engine.core
+
+
+def bounded(history: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+    """The move log kept in the state: its newest LOG_ACTIONS actions, each with the events it caused (the TV's move
+    log and the account of the last turn are drawn from it; a restart replays the actions and rebuilds it)."""
+    starts = [i for i, e in enumerate(history) if e["kind"] == "action"]
+    return history[starts[-LOG_ACTIONS]:] if len(starts) > LOG_ACTIONS else history
 
 
 # Why a turn is refused: the code turn_ok returns, and the message an illegal action carries (the phone shows the
@@ -608,10 +615,11 @@ class AvignonGame(Game):
         resolve(t, role, action)
         used = state.used + (kind,)
         banished = state.banished or kind == "banish"
-        note = {"kind": "action", "seat": seat, "role": ROLE_NAMES[role], **self.action_to_json(action)}
+        note = {"kind": "action", "seat": seat, "role": ROLE_NAMES[role], "turn": state.turn_no,
+                **self.action_to_json(action)}
         if timed_out:
             note["timeout"] = True
-        history = state.history + (note,) + tuple(t.events)
+        history = bounded(state.history + (note,) + tuple(t.events))
         if t.winner is not None:  # AVIG-D5: the game ends at once, even in the middle of a turn
             history += ({"kind": "over", "winner": state.seat_of[t.winner], "reason": t.reason},)
             return self._frozen(state, t, used=used, banished=banished, winner=t.winner, reason=t.reason,
@@ -714,7 +722,7 @@ class AvignonGame(Game):
             "deadline_ms": state.deadline_ms,
             "winner": None if state.winner is None else state.seat_of[state.winner],
             "reason": state.reason or None,
-            "history": list(state.history[-HISTORY_SHOWN:]),
+            "history": list(state.history),  # the move log: bounded in the state (LOG_ACTIONS)
             "classes": list(CLASSES),  # a card's class by its number (the card data is public)
             "texts": [CARDS[c]["text"] for c in range(len(CARDS))],  # each card's petition, to read (AVIG-A11)
         }

@@ -407,10 +407,18 @@ const TR = (() => {
   }
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeSheet(); });
 
+  /* A circled "i", drawn (the ⓘ character is missing from many fonts, and a box would tell nobody anything). */
+  function infoMark() {
+    return h("svg", {viewBox: "0 0 24 24", width: "1.1em", height: "1.1em", "aria-hidden": "true", class: "info-mark"},
+      h("circle", {cx: 12, cy: 12, r: 10, fill: "none", stroke: "currentColor", "stroke-width": 2}),
+      h("rect", {x: 10.8, y: 10, width: 2.4, height: 8, rx: 1, fill: "currentColor"}),
+      h("circle", {cx: 12, cy: 6.8, r: 1.5, fill: "currentColor"}));
+  }
+
   /* The ⓘ beside a card, petition or action: opens its text in a sheet. make() builds the body when tapped. */
   function infoButton(title, make, attrs) {
     return h("button", Object.assign({class: "info-button", type: "button", "aria-label": t("common.rules_of", {name: title}),
-      onclick: (e) => { e.stopPropagation(); e.preventDefault(); sheet(title, make()); }}, attrs || {}), "ⓘ");
+      onclick: (e) => { e.stopPropagation(); e.preventDefault(); sheet(title, make()); }}, attrs || {}), infoMark());
   }
 
   /* "How to play" during a game, on the TV and every phone: the lobby's how-to and what the game adds (its renderer's

@@ -13,7 +13,12 @@
  * Animation: the module keeps the previous view; when a new one arrives, every card whose place changed (a lane's
  * cell, a conclave, the top of the discard pile, or the deck for a drawn card) gets --dx/--dy (from its old place to
  * its new one, measured on the new board) and a class whose CSS keyframes slide it home with transform/opacity only.
- * With prefers-reduced-motion the cards do not move: they only get a static outline (a-changed). */
+ * With prefers-reduced-motion the cards do not move: they only get a static outline (a-changed).
+ *
+ * Learning from the screens (issue [13]): the TV keeps a move log beside the board (moveLog: the engine state's
+ * bounded history, newest first, by turn); on a phone every character can be read (a tap on it, an ⓘ beside each
+ * choice, a tap-and-hold on the choice: cardSheet, with the text the view carries from cards.json), each action type
+ * has its one line (actionSheet), and rules() adds the story, the actions and every petition to "How to play". */
 "use strict";
 
 TR.games.avignon = (() => {
@@ -34,10 +39,57 @@ TR.games.avignon = (() => {
   const mark = TR.seatMark;
   const who = TR.who;
 
-  /* A character: its colour and its whole name (the lane's other cells leave it room, see avignon.css). */
-  function token(card) {
-    return h("span", {class: "a-token a-" + card.class, "data-card": card.card, "data-class": card.class},
+  /* A character: its colour and its whole name (the lane's other cells leave it room, see avignon.css). With
+   * ``view`` (on a phone) it is its own ⓘ: a tap or a tap-and-hold opens its text (cardSheet). */
+  function token(card, view) {
+    const el = h("span", {class: "a-token a-" + card.class + (view ? " a-readable" : ""), "data-card": card.card, "data-class": card.class},
       h("span", {class: "a-token-name"}, cls(card.class)));
+    if (!view) return el;
+    const open = () => cardSheet(view, card.card);
+    el.setAttribute("role", "button");
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("aria-label", t("common.rules_of", {name: cls(card.class)}));
+    el.addEventListener("click", (e) => { e.stopPropagation(); open(); });
+    el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); } });
+    return TR.longPress(el, open);
+  }
+
+  /* ----- the text of a card, a petition or an action, at hand (issue [13]) ----- */
+
+  /* What a character card says: its petition as printed (the engine's card data, cards.json, in the view: the one
+   * source of card text) and, for the three classes that decide a game otherwise, what they do in a conclave. */
+  function cardBody(view, card) {
+    const kind = view.classes[card];
+    return [h("p", {class: "a-sheet-text", "data-card-text": card}, localized(view.texts[card])),
+      TR.has("avig.note." + kind) ? h("p", {class: "a-sheet-note"}, t("avig.note." + kind)) : null];
+  }
+  const cardTitle = (view, card) => t("avig.petition_of", {card: cls(view.classes[card])});
+  function cardSheet(view, card) { TR.sheet(cardTitle(view, card), cardBody(view, card), {"data-sheet-card": card}); }
+  const cardInfo = (view, card) => TR.infoButton(cardTitle(view, card), () => cardBody(view, card), {"data-info-card": card});
+  /* An action type: one line on what it does (AVIG-R9..R12). */
+  const actionSheet = (type) => TR.sheet(t("avig.action." + type), [h("p", {class: "a-sheet-text"}, t("avig.help." + type))]);
+  const actionInfo = (type) => TR.infoButton(t("avig.action." + type), () => [h("p", {class: "a-sheet-text"}, t("avig.help." + type))],
+    {"data-info-action": type});
+
+  /* The game's own part of "How to play" (TR.rulesSheet, the TV's button and each phone's "?"): the story (AVIG-R0),
+   * the four actions, and every character with its petition, from the view's card data. */
+  function rules(game) {
+    const view = game && game.view;
+    if (!view || !view.texts) return null;
+    const first = [];
+    view.classes.forEach((kind, card) => { if (!first.some((c) => view.classes[c] === kind)) first.push(card); });
+    const count = (kind) => view.classes.filter((k) => k === kind).length;
+    return h("div", {class: "a-rules", id: "a-rules"},
+      h("p", {class: "a-rules-intro"}, t("avig.rules.intro", {year: TR.plain(1378)})),
+      h("h3", null, t("avig.rules.actions")),
+      h("ul", null, ["pull", "push", "banish", "petition"].map((type) => h("li", {"data-rule-action": type},
+        h("strong", null, t("avig.action." + type)), t("avig.sep_colon"), t("avig.help." + type)))),
+      h("h3", null, t("avig.rules.characters")),
+      h("ul", null, first.map((card) => h("li", {"data-rule-class": view.classes[card]},
+        h("strong", null, t("avig.rules.class_count", {card: cls(view.classes[card]), n: count(view.classes[card])})),
+        t("avig.sep_colon"), localized(view.texts[card]),
+        TR.has("avig.note." + view.classes[card]) ? h("span", {class: "a-rules-note"}, " " + t("avig.note." + view.classes[card])) : null))),
+      h("p", {class: "a-rules-log"}, t("avig.rules.log")));
   }
 
   /* ----- words: what an action is and what it does ----- */
@@ -124,6 +176,58 @@ TR.games.avignon = (() => {
     return h("p", {class: "a-petition-text"}, t("avig.petition_text", {card: cls(view.classes[card]), text: localized(view.texts[card])}));
   }
 
+  /* ----- the move log (the TV): every action of the kept history, newest first, grouped by turn ----- */
+
+  /* One effect in the log's short form; the acted card's own moves leave its name out. */
+  function logEffect(view, e, acted) {
+    const card = e.card === undefined ? "" : cls(view.classes[e.card]);
+    const it = acted !== undefined && e.card === acted;
+    switch (e.kind) {
+      case "move": return t(it ? "avig.log.it_move" : "avig.log.move", {card, lane: e.lane, from: place(e.from), to: place(e.location)});
+      case "conclave": return t(it ? "avig.log.it_conclave" : "avig.log.conclave", {card, lane: e.lane, place: place(e.role)});
+      case "draw": return t("avig.log.draw", {card, lane: e.lane, place: place(e.location)});
+      case "banish": return it ? null : t("avig.log.banished", {card, lane: e.lane});
+      case "swap": return t("avig.log.swap", {card, lane: e.lane, other: cls(view.classes[e.other]), target: e.target});
+      case "reshuffle": return t("avig.log.reshuffle");
+      case "empty": return t("avig.log.empty", {lane: e.lane});
+      default: return null;
+    }
+  }
+
+  function logAction(view, group) {
+    const a = group.action;
+    const card = actedCard(group);
+    if (card === undefined) return null;
+    const params = {card: cls(view.classes[card]), lane: a.lane, target: a.target, place: a.direction ? place(a.direction) : ""};
+    const key = a.action !== "petition" ? a.action : a.direction ? "petition_toward" : a.target ? "petition_target" : "petition";
+    const fx = group.events.map((e) => logEffect(view, e, card)).filter(Boolean);
+    if (a.timeout) fx.push(t("avig.log.timeout"));
+    return h("li", {class: "a-log-action", "data-log": a.action},
+      h("span", {class: "a-log-what"}, t("avig.log." + key, params)),
+      fx.length ? h("span", {class: "a-log-fx"}, fx.join(t("avig.sep"))) : null);
+  }
+
+  /* The log: newest turn first, and in a turn its newest action first; the game's start and end when kept. */
+  function moveLog(game, view) {
+    const groups = actionsOf(view);
+    const turns = [];
+    for (const g of groups) {
+      const last = turns[turns.length - 1];
+      if (last && last.turn === g.action.turn && last.seat === g.action.seat) last.groups.push(g);
+      else turns.push({turn: g.action.turn, seat: g.action.seat, role: g.action.role, groups: [g]});
+    }
+    const items = turns.reverse().map((turn, i) => h("li", {class: "a-log-turn" + (i === 0 ? " newest" : ""), "data-turn": turn.turn},
+      h("p", {class: "a-log-head"}, t("avig.log.turn", {n: turn.turn, name: iso(seatName(game, turn.seat)), place: place(turn.role)})),
+      h("ol", {class: "a-log-actions"}, turn.groups.slice().reverse().map((g) => logAction(view, g)))));
+    const over = view.history.find((e) => e.kind === "over");
+    if (over) items.unshift(h("li", {class: "a-log-over"}, t("avig.log.over", {name: iso(seatName(game, over.winner)), reason: t("outcome.avignon." + over.reason)})));
+    const begin = view.history.find((e) => e.kind === "start");
+    if (begin) items.push(h("li", {class: "a-log-start"}, t("avig.log.start", {rome: iso(seatName(game, begin.rome)), avignon: iso(seatName(game, begin.avignon))})));
+    return h("section", {class: "a-log", id: "a-log", "aria-label": t("avig.log.title")},
+      h("h3", {class: "a-log-title"}, t("avig.log.title")),
+      h("ol", {class: "a-log-list scroll-region", id: "a-log-list"}, items));
+  }
+
   /* ----- the board ----- */
 
   function lastLanes(view) {
@@ -138,6 +242,7 @@ TR.games.avignon = (() => {
   function board(game, view, options) {
     const opts = options || {};
     const lit = opts.lit || new Set();
+    const tok = (c) => token(c, opts.compact ? view : null);  /* on a phone every card can be read (cardSheet) */
     const rows = view.lanes.map((lane) => h("div", {class: "a-lane" + (lit.has(lane.lane) ? " lit" : "") + (opts.pick === lane.lane ? " picked" : ""),
       "data-lane-row": lane.lane},
       h("span", {class: "a-lane-no"}, TR.plain(lane.lane)),
@@ -145,7 +250,7 @@ TR.games.avignon = (() => {
         const here = lane.card !== null && lane.location === i;
         return h("span", {class: "a-cell" + (i === 0 ? " end first" : i === 4 ? " end last" : "") + (here ? " full" : "")
           + (opts.dest && opts.dest.has(lane.lane + "-" + i) ? " a-dest" : ""), "data-cell": lane.lane + "-" + i, "data-holds": here ? lane.class : null},
-        here ? token(lane) : null);
+        here ? tok(lane) : null);
       })));
     const dir = document.documentElement.dir || "ltr";  /* the board runs left to right; its words in the page's direction */
     const conclave = (role) => h("div", {class: "a-conclave a-conclave-" + role, id: "a-conclave-" + role, dir},
@@ -155,13 +260,13 @@ TR.games.avignon = (() => {
         h("span", {class: "a-conclave-place"}, opts.mine === role ? t("avig.yours", {place: place(role)}) : place(role)),
         h("span", {class: "a-conclave-count"}, t("avig.count", {n: view.conclaves[role].length, max: WIN_COUNT}))),
       opts.compact ? null : h("p", {class: "a-conclave-who"}, who(game, view.roles[role], 32)),
-      h("div", {class: "a-conclave-cards"}, view.conclaves[role].map((c) => token(c))));
+      h("div", {class: "a-conclave-cards"}, view.conclaves[role].map((c) => tok(c))));
     const topDiscard = view.discard.length ? view.discard[view.discard.length - 1] : null;
     const piles = h("div", {class: "a-piles", dir},
       h("div", {class: "a-pile a-deck-pile", id: "a-deck-pile"}, h("span", {class: "a-card-back", "aria-hidden": "true"}),
         h("span", null, t("avig.deck", {n: view.deck_count}))),
       h("div", {class: "a-pile a-discard-pile", id: "a-discard-pile"},
-        topDiscard ? token(topDiscard) : h("span", {class: "a-card-empty", "aria-hidden": "true"}),
+        topDiscard ? tok(topDiscard) : h("span", {class: "a-card-empty", "aria-hidden": "true"}),
         h("span", null, t("avig.discard", {n: view.discard.length}))));
     return h("div", {class: "a-board" + (opts.compact ? " compact" : ""), dir: "ltr"},
       conclave("avignon"),
@@ -245,9 +350,15 @@ TR.games.avignon = (() => {
   function tv(el, game) {
     const view = game.view;
     const compact = onPhone();
-    const root = h("div", {class: "a-tv" + (ended(game, view) ? " over" : ""), "data-step": game.step},
-      status(game, view), board(game, view, {lit: lastLanes(view), compact}),
-      h("div", {class: "a-after" + (compact ? " scroll-region" : "")}, lastTurn(game, view)));
+    const after = h("div", {class: "a-after" + (compact ? " scroll-region" : "")}, lastTurn(game, view));
+    const drawn = board(game, view, {lit: lastLanes(view), compact});
+    /* the TV: the board and the last turn on the left, the move log beside them; a watching phone: the log after
+     * the last turn, in the same scrolling region */
+    const root = compact
+      ? h("div", {class: "a-tv" + (ended(game, view) ? " over" : ""), "data-step": game.step}, status(game, view), drawn, after)
+      : h("div", {class: "a-tv" + (ended(game, view) ? " over" : ""), "data-step": game.step}, status(game, view),
+        h("div", {class: "a-tv-main"}, h("div", {class: "a-tv-play"}, drawn, after), moveLog(game, view)));
+    if (compact) after.append(moveLog(game, view));
     el.append(root);
     animate(root, game, view);
   }
@@ -317,9 +428,10 @@ TR.games.avignon = (() => {
       panel.append(h("p", {class: "a-step"}, done.length ? t("avig.choose_second", {actions: TR.list(done)}) : t("avig.choose_action")),
         h("div", {class: "a-types"}, types.map((type) => {
           const open = legal.some((a) => a.action === type);
-          return h("button", {class: "a-type" + (open ? "" : " ruled-out"), "data-action": type, "aria-describedby": open ? null : "a-ruled-" + type,
+          const button = h("button", {class: "a-type" + (open ? "" : " ruled-out"), "data-action": type, "aria-describedby": open ? null : "a-ruled-" + type,
             onclick: go(() => { pick.action = type; })},
           h("span", null, t("avig.action." + type)), open ? null : h("span", {class: "a-ruled", id: "a-ruled-" + type}, t("avig.ruled_out")));
+          return h("div", {class: "a-row"}, TR.longPress(button, () => actionSheet(type)), actionInfo(type));
         })));
       if (earlier) panel.append(earlier);
       bar.remove();
@@ -335,13 +447,14 @@ TR.games.avignon = (() => {
       panel.append(h("p", {class: "a-step"}, t("avig.choose_card", {action: t("avig.action." + pick.action)})),
         h("div", {class: petition ? "a-list" : "a-lanes"}, lanes.map((n) => {
           const lane = laneOf(n);
-          return h("button", {class: "a-pick a-option", "data-lane": n, onclick: go(() => {
+          const button = h("button", {class: "a-pick a-option", "data-lane": n, onclick: go(() => {
             pick.lane = n;
             const options = ofType.filter((p) => p.action.lane === n);
             if (options.length === 1 && !removedOfType.some((r) => r.action.lane === n)) pick.option = options[0].action;
           })}, h("span", {class: "a-option-what"}, t("avig.lane_n", {lane: n})),
           h("span", {class: "a-option-card"}, t("avig.card_at", {card: cls(lane.class), place: place(lane.location_name)})),
           petition ? h("span", {class: "a-option-fx"}, localized(view.texts[lane.card])) : null);
+          return h("div", {class: "a-row"}, TR.longPress(button, () => cardSheet(view, lane.card)), cardInfo(view, lane.card));
         })), ...removedOfType.filter((r) => !lanes.includes(r.action.lane)).map(removedItem));
       bar.append(back(() => { pick.action = null; }));
       return root;
@@ -352,7 +465,8 @@ TR.games.avignon = (() => {
       const options = ofType.filter((p) => p.action.lane === pick.lane);
       const how = (a) => (a.direction ? t("avig.opt.toward", {target: a.target, place: place(a.direction)})
         : a.target ? t("avig.opt.target", {target: a.target}) : doText(a));
-      panel.append(h("p", {class: "a-step"}, t("avig.choose_option", {what: doText({action: "petition", lane: pick.lane})})),
+      panel.append(h("div", {class: "a-row a-step-row"}, h("p", {class: "a-step"}, t("avig.choose_option", {what: doText({action: "petition", lane: pick.lane})})),
+        cardInfo(view, cardAt(pick.lane))),
         ...options.map((p, i) => h("button", {class: "a-pick a-option", "data-option": i, onclick: go(() => { pick.option = p.action; })},
           h("span", {class: "a-option-what"}, how(p.action)),
           h("span", {class: "a-option-fx"}, effectsText(view, p.effects, myRole, cardAt(p.action.lane))))),
@@ -369,7 +483,7 @@ TR.games.avignon = (() => {
     const early = ends && left > 1 && !wins;
     panel.append(h("div", {class: "a-check", id: "a-check"},
       h("p", {class: "a-step"}, t("avig.check")),
-      h("p", {class: "a-check-what"}, doText(plan.action)),
+      h("div", {class: "a-row"}, h("p", {class: "a-check-what"}, doText(plan.action)), cardInfo(view, cardAt(plan.action.lane))),
       plan.action.action === "petition" ? petitionText(view, cardAt(plan.action.lane)) : null,
       h("p", {class: "a-check-fx"}, t("avig.will_happen", {effects: effectsText(view, plan.effects, myRole, cardAt(plan.action.lane))})),
       h("p", {class: "a-check-turn" + (ends ? " ends" : ""), id: "a-check-turn"},
@@ -383,5 +497,5 @@ TR.games.avignon = (() => {
     return root;
   }
 
-  return {tv, phone};
+  return {tv, phone, rules};
 })();
