@@ -183,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="card games: the two bots' strengths (random, greedy, strong)")
     simulate.add_argument("--last-day", type=int, default=0, metavar="D",
                           help="Seizing the Crown: end each game after day D (0: no last day)")
+    simulate.add_argument("--crown-bots", default="strong", metavar="LEVEL",
+                          help="Seizing the Crown bot levels: strong (default), simple, mix (one strong house against "
+                               "four simple ones, its seat rotating game by game) or five levels, one per house, "
+                               "e.g. simple,strong,simple,simple,simple")
     bench = sub.add_parser("bench", help="latency, capacity, fairness and recovery benchmarks (docs/bench.md)")
     from bench.cli import add_arguments as bench_arguments
 
@@ -298,12 +302,18 @@ def simulate(args: argparse.Namespace) -> int:
     """Play all-bot games and print one JSON line each, then a summary line."""
     if args.game == "crown":
         from engine.crown.simulate import main as crown_main
+        from engine.crown.simulate import table
 
         if not 0 <= args.last_day <= 50:
             print("throneroom: --last-day must be between 0 (none) and 50", file=sys.stderr)
             return 2
-
-        return crown_main(["--games", str(args.games), "--seed", str(args.seed), "--last-day", str(args.last_day)]) or 0
+        try:
+            table(args.crown_bots, 0)
+        except ValueError as error:
+            print(f"throneroom: --crown-{error}", file=sys.stderr)
+            return 2
+        return crown_main(["--games", str(args.games), "--seed", str(args.seed), "--last-day", str(args.last_day),
+                           "--bots", args.crown_bots]) or 0
     if args.game != "campaign":
         import importlib
 

@@ -79,10 +79,12 @@ FIELDS = {
 HOUSE_FIELDS = ("target", "proposer", "demander", "debtor", "replacement")
 BOOL_FIELDS = ("accept", "pay", "defect")
 
+BOT_LEVELS = ("strong", "simple")  # engine/crown/strong.py, engine/crown/bots.py
 SETTINGS = (
     SettingSpec("day_minutes", "int", 4, "setting.crown.day_minutes", 1, 20, group="timers", unit="min"),  # CROWN-D1
     SettingSpec("council_seconds", "int", 60, "setting.crown.council_seconds", 20, 300, group="timers", unit="s"),
     SettingSpec("last_day", "int", 0, "setting.crown.last_day", 0, 50),  # CROWN-D6 (0: off)
+    SettingSpec("bot_level", "choice", "strong", "setting.crown.bot_level", choices=BOT_LEVELS),  # CROWN-D7
 )
 
 
@@ -157,6 +159,7 @@ class CrownState:
     winner: int | None = None
     reason: str = ""
     ranking: tuple[int, ...] | None = None
+    bot_levels: tuple[str, ...] = ("strong",) * HOUSES  # each house's bot level when a bot plays it (CROWN-D7)
 
 
 class Work:
@@ -260,7 +263,7 @@ class CrownGame(Game):
             day_ms=ctx.timer_ms(60 * settings["day_minutes"]), council_ms=ctx.timer_ms(settings["council_seconds"]),
             react_ms=ctx.timer_ms(REACT_SECONDS), last_day=settings["last_day"],
             houses=tuple(new_house() for _ in range(HOUSES)), debts=((0,) * HOUSES,) * HOUSES,
-            rng_state=Rng(ctx.seed).state, today=new_today())
+            rng_state=Rng(ctx.seed).state, today=new_today(), bot_levels=(settings["bot_level"],) * HOUSES)
         w = Work(state, now_ms)
         self._open_power_council(w, INITIAL, former=None)
         return w.freeze()
@@ -1204,10 +1207,11 @@ class CrownGame(Game):
 
     def bot_action(self, state: CrownState, seat: int, rng: Rng) -> tuple[Any, int] | None:
         """The bot's next action, decided from its house's view only (CROWN-D7), after a short pause."""
-        from engine.crown.bots import decide
+        from engine.crown import bots, strong
 
         if state.phase == OVER:
             return None
+        decide = strong.decide if state.bot_levels[seat] == "strong" else bots.decide
         payload = decide(self.view(state, seat), rng)
         if payload is None:
             return None
