@@ -179,6 +179,9 @@ class GameSession:
     seed: int
     aborted: bool = False
     actions: int = 0
+    # per game seat: the room seat whose action was taken last, and how many of the seat's actions were taken (a
+    # team's phone tells "Alin already did this for your house", issue 15); from the logged events, so a replay agrees
+    acted: dict[int, tuple[int | None, int]] = field(default_factory=dict)
 
     def slot_of(self, seat_id: int) -> int | None:
         """The game seat a room seat plays, if any."""
@@ -706,7 +709,14 @@ class Room:
             raise RoomError("stale", "the game has moved on: look again", "step")
         with game_errors():
             state = game.apply(session.state, slot, action, data["gt"], Timing.from_json(data.get("timing")))
-        return self._advance(session, state)
+        advance = self._advance(session, state)
+        by = data.get("by")
+
+        def effect() -> None:
+            advance()
+            session.acted[slot] = (by if isinstance(by, int) else None, session.acted.get(slot, (None, 0))[1] + 1)
+
+        return effect
 
     def _plan_timeout(self, data: dict[str, Any]) -> Effect:
         session = self._running()
@@ -836,6 +846,8 @@ class Room:
             "team_keys": list(session.game.info.team_keys),
             "team_colours": list(session.game.info.team_colours),
             "you": slot,
+            "acted": None if slot is None or slot not in session.acted  # who of the team acted last, to its phones
+            else {"by": session.acted[slot][0], "count": session.acted[slot][1]},
             "view": session.game.view(session.state, slot),
             "step": session.game.step(session.state),
             "now_ms": game_now_ms,

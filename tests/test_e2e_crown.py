@@ -37,10 +37,13 @@ def answer_prompts(phone: Page) -> str | None:
             phone.click("#c-send", timeout=1000)
         elif kind == "veto":
             phone.click("#c-pass", timeout=1000)
+            phone.click("#c-send", timeout=1000)  # every one-tap answer is confirmed (issue 15)
         elif kind in ("alliance", "hush"):
             prompt.locator("[data-answer=yes]").click(timeout=1000)
+            phone.click("#c-send", timeout=1000)
         else:  # a conspiracy or a reaction to a veto: decline
             prompt.locator("[data-answer=no]").click(timeout=1000)
+            phone.click("#c-send", timeout=1000)
         return kind
     except Exception:  # noqa: BLE001 - the window closed under our fingers: the next poll sees the new one
         return None

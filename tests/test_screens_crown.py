@@ -156,9 +156,13 @@ def test_a_crown_game_of_twelve_in_five_houses_fits_every_screen(browser: Any, s
     read_romanian(room, falcon_a, tower)
 
     click(falcon_a, "[data-prompt=alliance] [data-answer=yes]")
+    room.wait(falcon_a, "[data-prompt=alliance] #c-confirm")  # an answer is confirmed, its consequence told (issue 15)
+    room.check("confirm-answer", phones=["falcon-a"], tv=False)
+    click(falcon_a, "#c-send")
     room.wait(falcon_a, "[data-prompt=conspiracy]")
     room.check("prompt-conspiracy", phones=["falcon-a"], tv=False)
     click(falcon_a, "[data-prompt=conspiracy] [data-answer=no]")
+    click(falcon_a, "[data-prompt=conspiracy] #c-send")
     room.wait_until(lambda: not view(falcon)["prompts"], "the prompts answered")
 
     room.wait(falcon_a, "#c-actions [data-kind=attack]")
@@ -208,7 +212,21 @@ def test_a_crown_game_of_twelve_in_five_houses_fits_every_screen(browser: Any, s
     wait_phase(room, falcon, "reactions", 1)
     room.wait(falcon_a, "[data-prompt=reaction]")
     room.check("reactions", phones=["falcon-a"])
+
+    def rules_in(lang: str) -> None:  # the rules from a phone (issue 15), opened again in each language
+        falcon_a.keyboard.press("Escape")
+        falcon_a.evaluate("""(lang) => {
+            const picker = document.getElementById('phone-language');
+            if (picker.value !== lang) { picker.value = lang; picker.dispatchEvent(new Event('change')); }
+        }""", lang)
+        falcon_a.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
+        click(falcon_a, "#phone-rules")
+        room.wait(falcon_a, "#sheet #c-rules")
+
+    room.check_page("rules-sheet", "falcon-a", falcon_a, rules_in)
+    falcon_a.keyboard.press("Escape")
     click(falcon_a, "[data-prompt=reaction] [data-answer=yes]")
+    click(falcon_a, "[data-prompt=reaction] #c-send")
     room.wait_until(lambda: view(falcon)["status"] == "enemy", "the Falcon's defection")
     room.control("skip")
 
@@ -218,6 +236,7 @@ def test_a_crown_game_of_twelve_in_five_houses_fits_every_screen(browser: Any, s
     room.wait(falcon_a, "[data-prompt=hush]")
     room.check("prompt-hush", phones=["falcon-a"], tv=False)
     click(falcon_a, "[data-prompt=hush] [data-answer=yes]")
+    click(falcon_a, "[data-prompt=hush] #c-send")
     room.wait_until(lambda: not view(falcon)["prompts"], "the hush money paid")
     room.control("skip")
 

@@ -1088,7 +1088,7 @@ class CrownGame(Game):
             "council": self._public_council(state),
             "crowns_announced": state.crowns_announced,
             "rulers": [{"house": h, "day": d} for h, d in state.rulers],
-            "feed": list(state.feed[-FEED_SHOWN:]),
+            "feed": with_councils(state.feed, max(0, len(state.feed) - FEED_SHOWN)),
             "feed_total": len(state.feed),
             "winner": state.winner,
             "reason": state.reason or None,
@@ -1116,6 +1116,7 @@ class CrownGame(Game):
             "chronicle": chron,
             "done": state.phase == DAY and state.today["done"][h],
             "used": list(state.today["used"][h]) if state.phase == DAY else [],
+            "today_log": house_today(state, h),
         })
         prompts, actions = self._menus(state, h)
         result["prompts"] = prompts
@@ -1172,7 +1173,9 @@ class CrownGame(Game):
             elif kind == "banquet":
                 key = ("banquet",)
                 if key not in groups:
-                    groups[key] = {"kind": "banquet", "when": ["pre", "post"], "cost": 0, "public": True}
+                    groups[key] = {"kind": "banquet", "when": ["pre", "post"], "cost": 0, "public": True,
+                                   # CROWN-R45, A16: an attack by or on the ruler today (public) voids it for sure
+                                   "void": any(x["a"] == h or x["t"] == h for x in state.today["attacks"])}
                     actions.append(groups[key])
             elif kind in ("debt_attack", "debt_vote"):
                 key = (kind, a[1])
@@ -1199,6 +1202,8 @@ class CrownGame(Game):
                     groups[key] = {"kind": kind, "targets": [], "cost": cost, "public": public}
                     if kind == "attack":
                         groups[key]["irreversible"] = True  # CROWN-R40
+                    if kind == "aid":
+                        groups[key]["mandatory"] = True  # CROWN-R59: without it the ruler loses 10
                     actions.append(groups[key])
                 groups[key]["targets"].append(a[1])
         return prompts, actions
@@ -1247,6 +1252,45 @@ def public_crowns(state: CrownState) -> list[int]:
     if state.ruler is not None:
         crowns[state.ruler] = state.houses[state.ruler]["crowns"]
     return crowns
+
+
+VOTE_KEYS = ("crown.log.vote", "crown.log.vote_abstain", "crown.log.debt_vote", "crown.log.debt_vote_abstain")
+COUNCIL_OPENERS = {"crown.log.initial_opened": INITIAL, "crown.log.judgment_opened": JUDGMENT,
+                   "crown.log.transfer_opened": TRANSFER}
+ENTRY_HOUSES = ("attacker", "target", "house", "ruler", "proposer", "voter", "choice", "creditor", "debtor", "former",
+                "vetoed", "replacement")  # the parameters of a public entry that name a house
+TODAY_SHOWN = 40  # the newest entries of each half of a house's "today" list
+
+
+def with_councils(feed: Sequence[dict[str, Any]], start: int = 0) -> list[dict[str, Any]]:
+    """The public feed from ``start`` on, each vote told which council it was cast in (``params.council``: initial,
+    judgment or transfer), so that each council's votes read in its own words: a vote condemns in the Council of
+    Judgment and supports a candidate in the others (issue 15). The council is the one opened last before the vote
+    (looked for back from ``start`` only as far as the last opening, so a long game costs no more)."""
+    kind = None
+    for i in range(start - 1, -1, -1):
+        kind = COUNCIL_OPENERS.get(feed[i]["key"])
+        if kind is not None:
+            break
+    result = []
+    for e in feed[start:]:
+        kind = COUNCIL_OPENERS.get(e["key"], kind)
+        if kind is not None and e["key"] in VOTE_KEYS:
+            e = {**e, "params": {**e["params"], "council": kind}}
+        result.append(e)
+    return result
+
+
+def house_today(state: CrownState, h: int) -> dict[str, list[dict[str, Any]]]:
+    """What a house did today and what was done to it (issue 15: "your house today" on its phone), from what it is
+    entitled to know (CROWN-D4, D5): the public entries of the day that name it, and its private chronicle of the
+    day. Two lists, each in order and bounded; the two cannot be interleaved (the state keeps them apart)."""
+    start = len(state.feed)
+    while start and state.feed[start - 1]["day"] == state.day:
+        start -= 1
+    public = [e for e in with_councils(state.feed, start) if any(e["params"].get(name) == h for name in ENTRY_HOUSES)]
+    secret = [e for e in state.chron[h] if e["day"] == state.day]
+    return {"public": public[-TODAY_SHOWN:], "secret": secret[-TODAY_SHOWN:]}
 
 
 DISCLOSURE_SOURCES = {"crown.log.spy_result": "spy", "crown.log.feast_value": "feast",

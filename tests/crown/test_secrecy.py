@@ -22,7 +22,7 @@ PUBLIC_FIELDS = {"game", "day", "phase", "phase_key", "deadline_ms", "window_ms"
                  "ruler_crowns", "houses", "pacts", "attacks", "council", "crowns_announced", "rulers", "feed",
                  "feed_total", "winner", "reason"}
 HOUSE_FIELDS = PUBLIC_FIELDS | {"you", "status", "crowns", "debts", "disclosures", "chronicle", "done", "used",
-                                "prompts", "actions"}
+                                "prompts", "actions", "today_log"}
 HOUSE_ENTRY = {"index", "name_key", "colour", "crest", "player", "bot", "done"}
 COUNCIL_FIELDS = {"kind", "round", "former", "voters", "candidates", "votes", "condemned", "vetoed", "final"}
 
@@ -33,9 +33,9 @@ PUBLIC = {
     "feast": {"house"}, "banquet": {"house"}, "aid": {"ruler", "target"}, "no_aid": {"ruler"},
     "alliance_proposed": {"proposer", "target"}, "alliance_accepted": {"proposer", "target"},
     "alliance_rejected": {"proposer", "target"}, "alliance_expired": {"proposer", "target"},
-    "debt_take": {"creditor", "debtor"}, "debt_vote": {"creditor", "debtor", "choice"},
-    "debt_vote_abstain": {"creditor", "debtor"}, "hush_refusal": {"house"}, "deposed_war": {"ruler"},
-    "judgment_opened": set(), "vote": {"voter", "choice"}, "vote_abstain": {"voter"}, "no_condemnation": set(),
+    "debt_take": {"creditor", "debtor"}, "debt_vote": {"creditor", "debtor", "choice", "council"},
+    "debt_vote_abstain": {"creditor", "debtor", "council"}, "hush_refusal": {"house"}, "deposed_war": {"ruler"},
+    "judgment_opened": set(), "vote": {"voter", "choice", "council"}, "vote_abstain": {"voter", "council"}, "no_condemnation": set(),
     "condemned": {"house"}, "veto": {"ruler", "vetoed", "replacement"}, "no_veto": {"ruler"},
     "ruler_removed": {"ruler"}, "revote": {"candidates"}, "new_ruler": {"house"}, "won": {"house", "crowns"},
     "last_day_over": set(), "final_crowns": {"crowns"},
@@ -161,11 +161,11 @@ def check_view(game: CrownGame, state, audience: int | None, record: Record) -> 
         need(view["ruler_crowns"] == base + sum(crowns_for_reign_day(n) for n in range(1, view["reign_day"] + 1)),
              "ruler crowns not computable from public information")
     # prestige may sit only under the disclosure entries (CROWN-R14, D5)
-    allowed = ("chronicle[", "disclosures[")
+    allowed = ("chronicle[", "disclosures[", "today_log.secret[")  # its own chronicle, read again
     for path in find_keys(view):
         if path.endswith(".prestige"):
             need(audience is not None and path.lstrip(".").startswith(allowed), f"prestige at {path}")
-        own_status = audience is not None and (path == ".status" or (path.startswith(".chronicle[")
+        own_status = audience is not None and (path == ".status" or (path.startswith((".chronicle[", ".today_log.secret["))
                                                                      and path.endswith(".params.status")))
         need(not path.endswith((".weights", ".weight", ".totals", ".tally", ".rng_state", ".status")) or own_status,
              f"secret field {path}")
@@ -174,6 +174,12 @@ def check_view(game: CrownGame, state, audience: int | None, record: Record) -> 
     h = audience
     need(view["you"] == h and view["status"] == state.houses[h]["status"], "own status")
     for e in view["chronicle"]:
+        check_entry(e, h, record, private=True)
+    need(set(view["today_log"]) == {"public", "secret"}, "today fields")  # issue 15: the house's day, nothing more
+    for e in view["today_log"]["public"]:
+        check_entry(e, h, record, private=False)
+        need(h in e["params"].values(), "a public entry of another house's day")
+    for e in view["today_log"]["secret"]:
         check_entry(e, h, record, private=True)
     for d in view["disclosures"]:
         need(set(d) == {"house", "prestige", "day", "point", "source"}, "disclosure fields")

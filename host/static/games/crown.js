@@ -72,10 +72,14 @@ TR.games.crown = (() => {
 
   /* ----- texts ----- */
 
-  /* A vote in a Council of Judgment condemns: its entry says so (the engine uses one key for every council). */
-  const CONDEMN_KEYS = {"crown.log.vote": "crownui.log.vote_condemn", "crown.log.debt_vote": "crownui.log.debt_vote_condemn"};
+  /* A vote reads in its council's words (issue 15): the view names each vote's council (params.council), and each
+   * council has its own sentence (crown.log.vote.judgment condemns, crown.log.vote.transfer elects a ruler…). */
+  function entryKey(entry) {
+    const council = (entry.params || {}).council;
+    return typeof council === "string" && TR.has(entry.key + "." + council) ? entry.key + "." + council : entry.key;
+  }
 
-  function entryText(game, entry, judgment) {
+  function entryText(game, entry) {
     const params = {};
     for (const [name, value] of Object.entries(entry.params || {})) {
       if (HOUSE_PARAMS.includes(name) && typeof value === "number") params[name] = TR.iso(houseName(game, value));
@@ -87,17 +91,7 @@ TR.games.crown = (() => {
     }
     const count = COUNT_PARAMS.find((name) => typeof (entry.params || {})[name] === "number");
     if (count) params.n = entry.params[count];
-    return t(judgment && CONDEMN_KEYS[entry.key] ? CONDEMN_KEYS[entry.key] : entry.key, params);
-  }
-
-  /* For each entry of the public feed, whether it belongs to a Council of Judgment (read from the feed's order). */
-  function judgmentEntries(feed) {
-    let judgment = false;
-    return feed.map((entry) => {
-      if (entry.key === "crown.log.judgment_opened") judgment = true;
-      else if (/^crown\.log\.(initial_opened|transfer_opened|day_started)$/.test(entry.key)) judgment = false;
-      return judgment;
-    });
+    return t(entryKey(entry), params);
   }
 
   function crownCount(n) {
@@ -149,25 +143,38 @@ TR.games.crown = (() => {
         pacts.map((x) => crest(view.houses[x], houseName(game, x)))) : null));
   }
 
+  /* The council as it votes: each vote in its council's words (condemns, supports); the verdict large. After a veto
+   * the house finally condemned is the verdict and the veto is told beneath it, as the story (issue 15). */
   function councilPanel(game) {
-    const council = game.view.council;
+    const view = game.view;
+    const council = view.council;
     if (!council) return null;
-    const votes = council.votes.map((v) => h("li", {class: "c-vote"}, house(game, v.voter),
-      h("span", {class: "c-arrow", "aria-hidden": "true"}, "→"),
-      v.choice === null ? h("span", {class: "c-abstain"}, t("crown.label.abstain")) : house(game, v.choice),
+    const kind = council.kind;
+    const votes = council.votes.map((v) => h("li", {class: "c-vote", "data-voter": v.voter}, house(game, v.voter),
+      h("span", {class: "c-verb" + (v.choice === null ? " c-abstain" : "")},
+        t(v.choice === null ? "crownui.verb_none." + kind : "crownui.verb." + kind)),
+      v.choice === null ? null : house(game, v.choice),
       v.forced_by === null || v.forced_by === undefined ? null
         : h("span", {class: "c-forced"}, t("crownui.forced_by", {house: TR.iso(houseName(game, v.forced_by))}))));
     const waiting = council.voters.filter((x) => !council.votes.some((v) => v.voter === x));
     const condemned = council.condemned;
-    return h("section", {class: "c-council", id: "c-council"},
-      h("h2", null, t(council.kind === "judgment" ? "crownui.votes_condemn" : "crownui.votes"), council.round > 1 ? t("crownui.sep") + t("crownui.round", {n: TR.plain(council.round)}) : null),
+    const final = council.final;
+    const known = (x) => x !== null && x !== undefined;
+    let verdict = null;
+    if (council.vetoed && known(final)) {
+      verdict = [h("p", {class: "c-verdict", id: "c-verdict", "data-house": final}, t("crownui.condemned"), " ", house(game, final)),
+        h("p", {class: "c-veto-story", id: "c-veto-story"}, t("crownui.veto_story",
+          {ruler: known(view.ruler) ? TR.iso(houseName(game, view.ruler)) : "", vetoed: TR.iso(houseName(game, condemned))}))];
+    } else if (known(condemned)) {
+      verdict = h("p", {class: "c-verdict", id: "c-verdict", "data-house": condemned}, t("crownui.condemned"), " ",
+        house(game, condemned), view.phase === "veto" ? h("span", {class: "c-verdict-note"}, t("crownui.veto_pending")) : null);
+    }
+    return h("section", {class: "c-council", id: "c-council", "data-council": kind},
+      h("h2", null, t("crownui.votes_title." + kind), council.round > 1 ? t("crownui.sep") + t("crownui.round", {n: TR.plain(council.round)}) : null),
       votes.length ? h("ol", {class: "c-votes"}, votes) : null,
-      !council.final && !game.aborted && condemned === null && waiting.length ? h("p", {class: "c-waiting"}, t("crownui.waiting_votes"), " ",
+      !known(final) && !game.aborted && !known(condemned) && waiting.length ? h("p", {class: "c-waiting"}, t("crownui.waiting_votes"), " ",
         waiting.map((x) => house(game, x))) : null,
-      condemned === null || condemned === undefined ? null
-        : h("p", {class: "c-verdict" + (council.vetoed ? " vetoed" : "")}, t("crownui.condemned"), " ", house(game, condemned)),
-      council.vetoed && council.final !== null && council.final !== undefined
-        ? h("p", {class: "c-verdict"}, t("crownui.veto_instead"), " ", house(game, council.final)) : null);
+      verdict);
   }
 
   function attacksPanel(game) {
@@ -187,10 +194,9 @@ TR.games.crown = (() => {
     const view = game.view;
     const first = view.feed_total - view.feed.length;  /* the feed holds the newest entries only */
     const fresh = highlight ? seenFeed.total : Infinity;
-    const judgment = judgmentEntries(view.feed);
-    const items = view.feed.map((entry, i) => ({entry, n: first + i, judgment: judgment[i]})).slice(-count).reverse();
+    const items = view.feed.map((entry, i) => ({entry, n: first + i})).slice(-count).reverse();
     return h("ol", {class: "c-feed scroll-region", id}, items.map((item) => h("li", {class: "c-entry" + (item.n >= fresh ? " new" : ""),
-      "data-key": item.entry.key}, dayChip(item.entry.day), h("span", {class: "c-entry-text"}, entryText(game, item.entry, item.judgment)))));
+      "data-key": entryKey(item.entry)}, dayChip(item.entry.day), h("span", {class: "c-entry-text"}, entryText(game, item.entry)))));
   }
 
   function tv(el, game, state, receivedAt) {
@@ -209,28 +215,156 @@ TR.games.crown = (() => {
         h("section", {class: "c-feed-box"}, h("h2", null, t("crownui.news")), feed))));
   }
 
+  /* ----- the rules at hand (issue 15): a short illustrated explanation (TR.rulesSheet, on the TV and every phone)
+   * and one paragraph for each action and prompt (the ⓘ beside it). From ../shared/rules/crown.md. ----- */
+
+  const MARKS = {ruler: "M6.5 16 L5.5 8.5 L9.5 11 L12 6.5 L14.5 11 L18.5 8.5 L17.5 16 Z", loyal: "M7.5 12.5 L10.5 15.5 L16.5 8.5",
+    enemy: "M8.5 8.5 L15.5 15.5 M15.5 8.5 L8.5 15.5"};
+
+  /* A house of a status, drawn: a shield in the status's colour with its mark (the ruler's crown, a tick, a cross). */
+  function shield(status) {
+    return h("svg", {class: "c-shield c-" + status, viewBox: "0 0 24 24", "aria-hidden": "true"},
+      h("path", {class: "c-shield-body", d: "M12 1.5 L21.5 4.5 V11 C21.5 16.8 17.6 20.8 12 22.8 C6.4 20.8 2.5 16.8 2.5 11 V4.5 Z"}),
+      h("path", {class: "c-shield-mark", d: MARKS[status]}));
+  }
+
+  function chip(status) {
+    return h("span", {class: "c-chip c-" + status}, shield(status), h("span", null, t("crown.status." + status)));
+  }
+
+  /* A figure: pairs of statuses joined by a mark (= same front, ≠ opposing, ⚔ an attack), and what it means. */
+  function figure(pairs, mark, text, warning) {
+    return h("div", {class: "c-fig" + (warning ? " c-fig-warn" : "")},
+      h("span", {class: "c-fig-pairs"}, pairs.map(([a, b]) => h("span", {class: "c-fig-pair"}, chip(a),
+        h("span", {class: "c-fig-mark", "aria-hidden": "true"}, mark), chip(b)))),
+      h("span", {class: "c-fig-text"}, text));
+  }
+
+  function part(id, title, ...body) {
+    return h("section", {class: "c-rules-part", id: "c-rules-" + id}, h("h3", null, title), body);
+  }
+
+  const ACTION_KINDS = ["attack", "spy", "feast", "banquet", "aid", "propose_alliance", "propose_conspiracy", "demand_hush",
+    "debt_attack", "debt_take", "debt_vote", "done"];
+
+  function rules() {
+    const p = (key) => h("p", null, t(key));
+    const items = (keys) => h("ul", {class: "c-rules-list"}, keys.map((key) => h("li", null, t(key))));
+    return h("div", {class: "c-rules", id: "c-rules"},
+      part("statuses", t("crownui.rules.statuses_title"),
+        h("div", {class: "c-fig-row"}, chip("ruler"), chip("loyal"), chip("enemy")), p("crownui.rules.statuses")),
+      part("fronts", t("crownui.rules.fronts_title"),
+        figure([["loyal", "loyal"], ["loyal", "ruler"], ["enemy", "enemy"]], "=", t("crownui.rules.same_front")),
+        figure([["loyal", "enemy"], ["ruler", "enemy"]], "≠", t("crownui.rules.opposing"))),
+      part("attacks", t("crownui.rules.attacks_title"),
+        figure([["loyal", "loyal"]], "⚔", t("crownui.rules.attack_same")),
+        figure([["enemy", "loyal"]], "⚔", t("crownui.rules.attack_opposing")),
+        figure([["loyal", "ruler"]], "⚔", t("crownui.rules.attack_treason"), true),
+        figure([["ruler", "loyal"]], "⚔", t("crownui.rules.attack_by_ruler")),
+        p("crownui.rules.attacks")),
+      part("feasts", t("crownui.rules.feasts_title"), p("crownui.rules.feast"),
+        items(["crownui.rules.feast_a", "crownui.rules.feast_b"]), p("crownui.rules.banquet")),
+      part("treason", t("crownui.rules.treason_title"), p("crownui.rules.treason"),
+        items(["crownui.rules.treason_attack", "crownui.rules.treason_spy", "crownui.rules.treason_vote",
+          "crownui.rules.treason_hush", "crownui.rules.treason_conspiracy", "crownui.rules.treason_veto"]),
+        p("crownui.rules.loyal_again")),
+      part("councils", t("crownui.rules.councils_title"), p("crownui.rules.judgment"), p("crownui.rules.veto"),
+        p("crownui.rules.transfer")),
+      part("crowns", t("crownui.rules.crowns_title"), p("crownui.rules.crowns")),
+      part("actions", t("crownui.rules.actions_title"), h("dl", {class: "c-rules-actions"}, ACTION_KINDS.map((kind) =>
+        [h("dt", null, t("crown.action." + kind)), h("dd", null, t("crownui.info." + kind))]))));
+  }
+
+  /* The ⓘ beside an action or a prompt: its one paragraph. */
+  function info(title, key) {
+    return TR.infoButton(title, () => [t(key)], {"data-info": key.slice("crownui.info.".length)});
+  }
+
   /* ----- phone ----- */
 
   let pick = {step: null, choice: null};  /* the action being composed, kept across redraws of the same step */
-  const open = {chronicle: true, debts: true, seen: true, feed: false};
+  const open = {today: true, chronicle: true, debts: true, seen: true, feed: false};
   let redraw = () => {};
+  /* A teammate's action took what this phone was composing (issue 15): who, told until this phone starts another. */
+  let notice = null;
+  let actedSeen = null;  /* the house's count of actions taken, as of the last drawing */
+
+  function choose(choice) {
+    pick.choice = choice;
+    notice = null;
+    redraw();
+  }
 
   function choiceButton(label, onclick, extra) {
     return h("button", Object.assign({class: "c-choice", type: "button", onclick}, extra || {}), label);
   }
 
-  function targetButtons(game, targets, chosen, name, extra) {
-    return h("div", {class: "c-targets c-houses", role: "group"}, targets.map((x) => choiceButton(
-      x === null ? t("crown.label.abstain") : house(game, x),
-      () => { chosen(x); }, {"data-target": x === null ? "none" : x, "aria-label": x === null ? t("crown.label.abstain") : houseName(game, x),
+  /* Houses to choose; in a council each button says what the vote does (condemn, support: verbs.house), and
+   * abstaining says what it means (verbs.none). */
+  function targetButtons(game, targets, chosen, name, extra, verbs) {
+    const label = (x) => {
+      if (x === null) return verbs ? verbs.none : t("crown.label.abstain");
+      return verbs ? [h("span", {class: "c-verb"}, verbs.house), house(game, x)] : house(game, x);
+    };
+    return h("div", {class: "c-targets c-houses", role: "group"}, targets.map((x) => choiceButton(label(x),
+      () => { chosen(x); }, {"data-target": x === null ? "none" : x,
+        "aria-label": x === null ? (verbs ? verbs.none : t("crown.label.abstain")) : (verbs ? verbs.house + " " : "") + houseName(game, x),
         "data-name": name})), extra || null);
   }
 
-  /* The summary shown before an action is sent: what it does, what it costs, who learns of it. */
+  function councilVerbs(kind) {
+    return {house: t("crownui.vote_button." + kind), none: t("crownui.vote_none." + kind)};
+  }
+
+  /* What an action does to the game, said before it is sent (issue 15): its consequence, and a warning when it is
+   * treason for this house (CROWN-R34 attack, R48 spying, R21 a vote, R56 a conspiracy, R61 defecting). */
+  function consequences(game, payload) {
+    const view = game.view;
+    const name = (i) => TR.iso(houseName(game, i));
+    const loyal = view.status === "loyal";
+    const ruler = view.ruler;
+    const council = view.council ? view.council.kind : null;
+    const out = [];
+    const say = (key, params, warning) => out.push({key, params: params || {}, warning: !!warning});
+    switch (payload.kind) {
+      case "attack":
+        if (payload.target === ruler && loyal) say("crownui.warn.treason_attack", {}, true);
+        say(view.status === "ruler" ? "crownui.effect.attack_by_ruler" : "crownui.effect.attack");
+        break;
+      case "spy":
+        if (payload.target === ruler && loyal) say("crownui.warn.treason_spy", {}, true);
+        say("crownui.effect.spy");
+        break;
+      case "feast": say("crownui.effect.feast_" + payload.option); break;
+      case "banquet": say("crownui.effect.banquet"); break;
+      case "aid": say("crownui.effect.aid"); break;
+      case "propose_alliance": say("crownui.effect.propose_alliance"); break;
+      case "propose_conspiracy": say("crownui.effect.propose_conspiracy"); break;
+      case "demand_hush": say("crownui.effect.demand_hush"); break;
+      case "debt_attack": say("crownui.effect.debt_attack"); break;
+      case "debt_take": say("crownui.effect.debt_take"); break;
+      case "debt_vote": say("crownui.effect.debt_vote"); break;
+      case "vote":
+        if (council === "judgment" && payload.choice !== null && payload.choice === ruler && loyal) say("crownui.warn.treason_vote", {}, true);
+        say(council === "judgment" ? "crownui.effect.vote_judgment" : "crownui.effect.vote_power");
+        break;
+      case "veto": say("crownui.effect.veto", {house: name(payload.replacement)}); break;
+      case "pass": say("crownui.effect.pass"); break;
+      case "answer_alliance": say(payload.accept ? "crownui.effect.alliance_accept" : "crownui.effect.alliance_reject", {house: name(payload.proposer)}); break;
+      case "answer_conspiracy": say(payload.accept ? "crownui.effect.conspiracy_accept" : "crownui.effect.conspiracy_reject", {}, payload.accept && loyal); break;
+      case "answer_hush": say(payload.pay ? "crownui.effect.hush_pay" : "crownui.effect.hush_refuse", {house: name(payload.demander)}); break;
+      case "react": say(payload.defect ? "crownui.effect.defect" : "crownui.effect.stay", {}, payload.defect); break;
+      default: break;
+    }
+    return out;
+  }
+
+  /* The summary shown before an action is sent: what it does, what it costs, who learns of it, what follows. */
   function summary(game, payload, offer) {
     const parts = [];
     const name = (i) => TR.iso(houseName(game, i));
     const council = game.view.council;
+    const kind = council ? council.kind : "judgment";
     const what = {
       attack: () => t("crownui.do.attack", {house: name(payload.target)}),
       spy: () => t("crownui.do.spy", {house: name(payload.target)}),
@@ -242,41 +376,49 @@ TR.games.crown = (() => {
       banquet: () => t("crownui.do.banquet", {when: t("crown.when." + payload.when)}),
       debt_attack: () => t("crownui.do.debt_attack", {debtor: name(payload.debtor), house: name(payload.target)}),
       debt_take: () => t("crownui.do.debt_take", {debtor: name(payload.debtor)}),
-      debt_vote: () => payload.choice === null ? t("crownui.do.debt_vote_abstain", {debtor: name(payload.debtor)})
-        : t(council && council.kind === "judgment" ? "crownui.do.debt_vote_condemn" : "crownui.do.debt_vote",
-          {debtor: name(payload.debtor), house: name(payload.choice)}),
-      vote: () => payload.choice === null ? t("crownui.do.abstain")
-        : council && council.kind === "judgment" ? t("crownui.do.vote_condemn", {house: name(payload.choice)})
-          : t("crownui.do.vote", {house: name(payload.choice)}),
+      debt_vote: () => (payload.choice === null ? t("crownui.do.debt_abstain." + kind, {debtor: name(payload.debtor)})
+        : t("crownui.do.debt_vote." + kind, {debtor: name(payload.debtor), house: name(payload.choice)})),
+      vote: () => (payload.choice === null ? t("crownui.do.abstain." + kind) : t("crownui.do.vote." + kind, {house: name(payload.choice)})),
       veto: () => t("crownui.do.veto", {house: name(payload.replacement)}),
+      pass: () => t("crownui.do.pass"),
+      answer_alliance: () => t(payload.accept ? "crownui.do.alliance_accept" : "crownui.do.alliance_reject", {house: name(payload.proposer)}),
+      answer_conspiracy: () => t(payload.accept ? "crownui.do.conspiracy_accept" : "crownui.do.conspiracy_reject"),
+      answer_hush: () => t(payload.pay ? "crownui.do.hush_pay" : "crownui.do.hush_refuse", {house: name(payload.demander)}),
+      react: () => t(payload.defect ? "crownui.do.defect" : "crownui.do.stay"),
     }[payload.kind];
     parts.push(h("p", {class: "c-summary-what"}, what ? what() : t("crown.action." + payload.kind)));
+    for (const c of consequences(game, payload)) {
+      parts.push(h("p", c.warning ? {class: "c-warning", role: "alert", "data-warning": c.key.split(".").pop()}
+        : {class: "c-effect", "data-effect": c.key.split(".").pop()}, t(c.key, c.params)));
+    }
     if (offer && offer.cost) parts.push(h("p", {class: "c-cost"}, t("crown.label.cost", {n: offer.cost})));
     if (offer && offer.public !== undefined) {
       const note = offer.public && offer.secret && offer.secret.length ? "crownui.partly_secret_note"  /* a feast: A13 */
         : offer.public ? "crownui.public_note" : "crownui.secret_note";
       parts.push(h("p", {class: offer.public ? "c-public" : "c-secret"}, t(note)));
     }
-    if (offer && offer.irreversible) parts.push(h("p", {class: "c-warning", role: "alert"}, t("crown.label.irreversible")));
+    parts.push(h("p", {class: "c-final"}, t("crownui.final")));
     return parts;
   }
 
-  function confirmPanel(game, payload, offer, act) {
-    return h("section", {class: "c-confirm", id: "c-confirm"}, summary(game, payload, offer),
+  function confirmPanel(game, payload, offer, act, back) {
+    return h("section", {class: "c-confirm", id: "c-confirm", "data-kind": payload.kind},
+      h("div", {class: "c-summary scroll-region"}, summary(game, payload, offer)),  /* long on a small phone: it scrolls */
       h("div", {class: "c-confirm-row"},
         h("button", {class: "primary big", id: "c-send", type: "button", onclick: () => {
           pick = {step: game.step, choice: null};
           act(payload);
         }}, t("crownui.confirm")),
-        h("button", {class: "big", id: "c-change", type: "button", onclick: () => { pick.choice = null; redraw(); }}, t("crownui.change"))));
+        h("button", {class: "big", id: "c-change", type: "button", onclick: back || (() => choose(null))}, t("crownui.back"))));
   }
 
   /* The choices an offer needs, one at a time; returns the panel for the next missing choice, or the payload. */
   function compose(game, offer, made) {
     const kind = offer.kind;
-    const ask = (title, body) => h("section", {class: "c-compose", id: "c-compose"}, h("h3", null, title), body,
-      h("button", {class: "c-back", id: "c-back", type: "button", onclick: () => { pick.choice = null; redraw(); }}, t("crownui.cancel")));
-    const set = (field) => (value) => { pick.choice = Object.assign({}, made, {[field]: value}); redraw(); };
+    const ask = (title, body) => h("section", {class: "c-compose", id: "c-compose"},
+      h("div", {class: "c-head-row"}, h("h3", null, title), info(offerLabel(game, offer), "crownui.info." + kind)), body,
+      h("button", {class: "c-back", id: "c-back", type: "button", onclick: () => choose(null)}, t("crownui.cancel")));
+    const set = (field) => (value) => choose(Object.assign({}, made, {[field]: value}));
     const whenButtons = (options) => h("div", {class: "c-targets"}, options.map((w) =>
       choiceButton(t("crown.when." + w), () => set("when")(w), {"data-when": w})));
     if (kind === "feast") {
@@ -297,7 +439,9 @@ TR.games.crown = (() => {
     }
     if (kind === "debt_vote") {
       if (made.choice === undefined) {
-        return ask(t("crownui.debt_vote_for", {debtor: TR.iso(houseName(game, offer.debtor))}), targetButtons(game, offer.choices, set("choice")));
+        const council = game.view.council ? game.view.council.kind : "judgment";
+        return ask(t("crownui.debt_vote_for", {debtor: TR.iso(houseName(game, offer.debtor))}),
+          targetButtons(game, offer.choices, set("choice"), null, null, councilVerbs(council)));
       }
       return {kind, debtor: offer.debtor, choice: made.choice};
     }
@@ -317,71 +461,109 @@ TR.games.crown = (() => {
     return t("crown.action." + offer.kind);
   }
 
+  /* The actions of the day, each with its ⓘ; the ruler's aid marked as required (CROWN-R59), a Banquet that an attack
+   * has already voided shown but not offered (CROWN-R45, A16: certain to be void). */
   function actionList(game, act) {
     const view = game.view;
     const offers = view.actions.map((offer, index) => ({offer, index})).filter((o) => o.offer.kind !== "done");
     const done = view.actions.find((a) => a.kind === "done");
+    const meta = (offer) => {
+      if (offer.void) return t("crownui.banquet_void");
+      return [offer.cost ? t("crown.label.cost", {n: offer.cost}) + t("crownui.sep") : "",
+        offer.public ? t("crown.label.public") : t("crown.label.secret")];
+    };
     const list = offers.length ? h("section", {class: "c-actions scroll-region", id: "c-actions"},
       h("h3", null, t("crownui.you_may")),
-      h("div", {class: "c-action-grid"}, offers.map(({offer, index}) => h("button", {class: "c-action", type: "button",
-        "data-kind": offer.kind, "data-offer": index,
-        onclick: () => { pick = {step: game.step, choice: {offer: {kind: offer.kind, debtor: offer.debtor}}}; redraw(); }},
-      h("span", {class: "c-action-name"}, offerLabel(game, offer)),
-      h("span", {class: "c-action-meta"}, offer.cost ? t("crown.label.cost", {n: offer.cost}) + t("crownui.sep") : "",
-        offer.public ? t("crown.label.public") : t("crown.label.secret")))))) : null;
+      h("div", {class: "c-action-grid"}, offers.map(({offer, index}) => h("div", {class: "c-action-cell"},
+        h("button", {class: "c-action" + (offer.mandatory ? " c-mandatory" : ""), type: "button", "data-kind": offer.kind,
+          "data-offer": index, disabled: !!offer.void, "data-void": offer.void ? "" : null,
+          onclick: () => { pick = {step: game.step, choice: null}; choose({offer: {kind: offer.kind, debtor: offer.debtor}}); }},
+        h("span", {class: "c-action-name"}, offerLabel(game, offer)),
+        offer.mandatory ? h("span", {class: "c-required", id: "c-required"}, t("crownui.required")) : null,
+        h("span", {class: "c-action-meta"}, meta(offer))),
+        info(offerLabel(game, offer), "crownui.info." + offer.kind))))) : null;
     const end = done ? h("button", {class: "c-done-button", id: "c-done", type: "button", onclick: () => act({kind: "done"})}, t("crown.action.done"))
       : view.phase === "day" && view.done ? h("p", {class: "muted c-note", id: "c-is-done"}, t("crownui.you_are_done")) : null;
     return [list, end];
   }
 
+  /* The answer a prompt is waiting for: the payload of a yes or a no. */
+  function answerPayload(prompt, yes) {
+    switch (prompt.kind) {
+      case "alliance": return {kind: "answer_alliance", proposer: prompt.proposer, accept: yes};
+      case "conspiracy": return {kind: "answer_conspiracy", offer: prompt.offer, accept: yes};
+      case "hush": return {kind: "answer_hush", demander: prompt.demander, pay: yes};
+      case "reaction": return {kind: "react", defect: yes};
+      default: return null;
+    }
+  }
+
+  /* Whether an answer being confirmed still answers an open prompt. */
+  function promptOf(view, answer) {
+    return view.prompts.find((p) => {
+      if (answer.kind === "pass") return p.kind === "veto";
+      const again = answerPayload(p, true);
+      return again && again.kind === answer.kind && Object.keys(again).every((k) =>
+        ["accept", "pay", "defect"].includes(k) || again[k] === answer[k]);
+    });
+  }
+
   function promptCard(game, prompt, act, more) {
     const body = [];
-    const yesNo = (yes, no, make) => h("div", {class: "c-confirm-row"},
-      h("button", {class: "primary big", type: "button", "data-answer": "yes", onclick: () => act(make(true))}, yes),
-      h("button", {class: "big", type: "button", "data-answer": "no", onclick: () => act(make(false))}, no));
+    const answering = pick.choice && pick.choice.answer && promptOf(game.view, pick.choice.answer) === prompt ? pick.choice.answer : null;
+    /* An answer cannot be taken back: a tap chooses it, a second tap confirms it, after its consequence is told. */
+    const yesNo = (yes, no) => h("div", {class: "c-confirm-row"},
+      h("button", {class: "primary big", type: "button", "data-answer": "yes", onclick: () => choose({answer: answerPayload(prompt, true)})}, yes),
+      h("button", {class: "big", type: "button", "data-answer": "no", onclick: () => choose({answer: answerPayload(prompt, false)})}, no));
     const name = (i) => TR.iso(houseName(game, i));
+    const publicOf = (answer) => ({public: answer.kind === "answer_alliance" || answer.kind === "pass"});
     let title;
+    let infoKey = "crownui.info.prompt_" + prompt.kind;
     if (prompt.kind === "alliance") {
       title = t("crown.prompt.alliance", {proposer: name(prompt.proposer)});
-      body.push(yesNo(t("crown.label.accept"), t("crown.label.reject"), (b) => ({kind: "answer_alliance", proposer: prompt.proposer, accept: b})));
+      body.push(answering ? confirmPanel(game, answering, publicOf(answering), act) : yesNo(t("crown.label.accept"), t("crown.label.reject")));
     } else if (prompt.kind === "conspiracy") {
       title = t("crown.prompt.conspiracy");
-      body.push(h("p", {class: "c-note"}, t("crownui.conspiracy_note")));
-      body.push(yesNo(t("crown.label.accept"), t("crown.label.reject"), (b) => ({kind: "answer_conspiracy", offer: prompt.offer, accept: b})));
+      body.push(answering ? confirmPanel(game, answering, publicOf(answering), act)
+        : [h("p", {class: "c-note"}, t("crownui.conspiracy_note")), yesNo(t("crown.label.accept"), t("crown.label.reject"))]);
     } else if (prompt.kind === "hush") {
       title = t("crown.prompt.hush", {demander: name(prompt.demander)});
-      body.push(h("p", {class: "c-note"}, t("crownui.hush_note")));
-      body.push(yesNo(t("crown.label.pay"), t("crown.label.refuse"), (b) => ({kind: "answer_hush", demander: prompt.demander, pay: b})));
+      body.push(answering ? confirmPanel(game, answering, publicOf(answering), act)
+        : [h("p", {class: "c-note"}, t("crownui.hush_note")), yesNo(t("crown.label.pay"), t("crown.label.refuse"))]);
     } else if (prompt.kind === "reaction") {
       title = t("crown.prompt.reaction");
-      body.push(yesNo(t("crown.label.defect"), t("crown.label.stay"), (b) => ({kind: "react", defect: b})));
+      body.push(answering ? confirmPanel(game, answering, publicOf(answering), act) : yesNo(t("crown.label.defect"), t("crown.label.stay")));
     } else if (prompt.kind === "vote") {
       title = t("crownui.vote_title." + prompt.council);
+      infoKey = "crownui.info.vote_" + prompt.council;
       const chosen = pick.choice && pick.choice.vote !== undefined ? pick.choice.vote : undefined;
       if (chosen === undefined) {
-        body.push(targetButtons(game, prompt.choices, (x) => { pick = {step: game.step, choice: {vote: x}}; redraw(); }, "vote"));
+        body.push(targetButtons(game, prompt.choices, (x) => { pick = {step: game.step, choice: null}; choose({vote: x}); }, "vote", null,
+          councilVerbs(prompt.council)));
       } else {
         body.push(confirmPanel(game, {kind: "vote", choice: chosen}, {public: true}, act));
       }
     } else if (prompt.kind === "veto") {
       title = t("crown.prompt.veto", {condemned: name(prompt.condemned)});
       const chosen = pick.choice && pick.choice.veto !== undefined ? pick.choice.veto : undefined;
-      const pass = h("button", {class: "c-choice", id: "c-pass", type: "button", onclick: () => act({kind: "pass"})}, t("crown.action.pass"));
+      const pass = h("button", {class: "c-choice", id: "c-pass", type: "button", onclick: () => choose({answer: {kind: "pass"}})}, t("crown.action.pass"));
       if (prompt.refused) body.push(h("p", {class: "c-warning"}, t("crown.log.veto_refused")));
-      if (chosen !== undefined) {
+      if (answering) {
+        body.push(confirmPanel(game, answering, publicOf(answering), act));
+      } else if (chosen !== undefined) {
         body.push(confirmPanel(game, {kind: "veto", replacement: chosen}, {cost: prompt.cost, public: true}, act));
       } else if (prompt.replacements.length && !prompt.refused) {
-        body.push(targetButtons(game, prompt.replacements, (x) => { pick = {step: game.step, choice: {veto: x}}; redraw(); }, "veto", pass));
+        body.push(targetButtons(game, prompt.replacements, (x) => { pick = {step: game.step, choice: null}; choose({veto: x}); }, "veto", pass));
       } else {
         body.push(h("div", {class: "c-targets"}, pass));
       }
     }
     const own = prompt.deadline_ms !== null && prompt.deadline_ms !== undefined && prompt.deadline_ms !== game.deadline_ms;
     return h("section", {class: "c-prompt", "data-prompt": prompt.kind, role: "alert"},
-      h("h3", null, title),
+      h("div", {class: "c-head-row"}, h("h3", null, title), info(title, infoKey)),
       own ? h("p", {class: "c-prompt-time"}, t("crownui.answer_within"), " ", clock(prompt.deadline_ms)) : null,
       body,
-      more ? h("p", {class: "c-more"}, t("crownui.more_prompts", {n: more})) : null);
+      more && !answering ? h("p", {class: "c-more"}, t("crownui.more_prompts", {n: more})) : null);
   }
 
   /* A latecomer asks to join the house ([11], CROWN-D2): any member lets them in or refuses (the room logs who let them
@@ -404,6 +586,20 @@ TR.games.crown = (() => {
     h("summary", null, title), open[name] ? content() : null);
   }
 
+  /* "Your house today" (issue 15): what the house did today and what was done to it, newest first: what everyone
+   * saw, then what only the house knows (the view keeps the two apart). */
+  function todayList(game) {
+    const today = game.view.today_log || {public: [], secret: []};
+    const rows = (list) => list.slice().reverse().map((e) => h("li", {class: "c-entry", "data-key": entryKey(e)},
+      h("span", {class: "c-entry-text"}, entryText(game, e))));
+    if (!today.public.length && !today.secret.length) return h("p", {class: "muted", id: "c-today-empty"}, t("crownui.today_nothing"));
+    return h("div", {id: "c-today"},
+      today.public.length ? [h("h4", {class: "c-today-head"}, t("crownui.today_public")),
+        h("ol", {class: "c-feed", id: "c-today-public"}, rows(today.public))] : null,
+      today.secret.length ? [h("h4", {class: "c-today-head c-secret"}, t("crownui.today_secret")),
+        h("ol", {class: "c-feed", id: "c-today-secret"}, rows(today.secret))] : null);
+  }
+
   function books(game) {
     const view = game.view;
     const debts = view.debts;
@@ -417,6 +613,7 @@ TR.games.crown = (() => {
     const chronicle = view.chronicle.slice().reverse().map((e) => h("li", {class: "c-entry", "data-key": e.key},
       dayChip(e.day), h("span", {class: "c-entry-text"}, entryText(game, e))));
     return h("div", {class: "c-book scroll-region", id: "c-book"},
+      details("today", t("crownui.today"), () => todayList(game)),
       details("chronicle", t("crown.label.chronicle"), () => (chronicle.length ? h("ol", {class: "c-feed", id: "c-chronicle"}, chronicle)
         : h("p", {class: "muted"}, t("crownui.nothing_yet")))),
       details("debts", t("crownui.debts"), () => (debtRows.length ? h("ul", {class: "c-list", id: "c-debts"}, debtRows)
@@ -426,6 +623,15 @@ TR.games.crown = (() => {
       details("feed", t("crownui.news"), () => feedList(game, 40, "c-phone-feed")));
   }
 
+  /* Whether what the phone is composing is still open in this view. */
+  function stillOpen(view, choice) {
+    if (choice.offer) return view.actions.some((a) => a.kind === choice.offer.kind && a.debtor === choice.offer.debtor && !a.void);
+    if (choice.answer) return !!promptOf(view, choice.answer);
+    if (choice.vote !== undefined) return view.prompts.some((p) => p.kind === "vote");
+    if (choice.veto !== undefined) return view.prompts.some((p) => p.kind === "veto");
+    return false;
+  }
+
   /* What the house does now, at the bottom of the screen: the first open prompt (the others follow), the action
    * being composed or confirmed, or the list of actions and "done". */
   function task(game, send) {
@@ -433,13 +639,23 @@ TR.games.crown = (() => {
     const out = [];
     if (game.aborted) return out;  /* the host ended the game: no prompt and no action is open any more */
     const wanted = pick.choice && pick.choice.offer;  /* the offer is found again by kind: the list may change meanwhile */
-    const composing = wanted ? view.actions.find((a) => a.kind === wanted.kind && a.debtor === wanted.debtor) : null;
+    const composing = wanted ? view.actions.find((a) => a.kind === wanted.kind && a.debtor === wanted.debtor && !a.void) : null;
     if (composing) {
       const result = compose(game, composing, pick.choice);
-      out.push(result instanceof Node ? result : confirmPanel(game, result, composing, send));
+      out.push(result instanceof Node ? result : confirmPanel(game, result, composing, send, () => {
+        const back = Object.assign({}, pick.choice);  /* one step back: the last choice made is asked again */
+        for (const field of ["when", "target", "choice", "debtor"]) {
+          if (back[field] !== undefined && (field !== "debtor" || composing.kind === "debt_take")) { delete back[field]; break; }
+        }
+        choose(back);
+      }));
       return out;
     }
-    if (view.prompts.length) out.push(promptCard(game, view.prompts[0], send, view.prompts.length - 1));
+    const answering = pick.choice && pick.choice.answer ? promptOf(view, pick.choice.answer) : null;
+    const first = answering || view.prompts[0];
+    if (first) out.push(promptCard(game, first, send, view.prompts.length - 1));
+    const confirming = first && pick.choice && (answering || pick.choice.vote !== undefined || pick.choice.veto !== undefined);
+    if (confirming) return out;  /* an answer being confirmed has the screen to itself; Back shows the rest again */
     if (view.actions.length || (view.phase === "day" && view.done)) out.push(...actionList(game, send));
     else if (!view.prompts.length && view.phase !== "over" && !game.aborted) {  /* an ended game waits for nothing */
       out.push(h("p", {class: "muted c-wait", id: "c-wait"}, t("crownui.wait." + view.phase)));
@@ -447,11 +663,28 @@ TR.games.crown = (() => {
     return out;
   }
 
+  /* A teammate acted for the house while this phone was composing, and what it composed is gone (issue 15): say who
+   * (CROWN-D2: the first valid action wins), instead of letting the panel vanish. */
+  function noticeTeammate(game, state) {
+    const acted = game.acted;
+    const count = acted ? acted.count : 0;
+    const fresh = actedSeen !== null && count > actedSeen;
+    actedSeen = count;
+    const me = state && state.me ? state.me.id : null;
+    if (!fresh || !pick.choice || acted.by === me || acted.by === null || acted.by === undefined) return;
+    if (pick.step === game.step && stillOpen(game.view, pick.choice)) return;
+    const names = TR.namesOf(state, [acted.by]);
+    notice = {step: game.step, name: names.length ? names[0] : null};
+    pick = {step: game.step, choice: null};
+  }
+
   function phone(el, game, state, act, receivedAt) {
     const view = game.view;
     const me = view.houses[view.you];
     redraw = () => el.dispatchEvent(new Event("c-redraw"));
+    noticeTeammate(game, state);
     if (pick.step !== game.step) pick = {step: game.step, choice: null};
+    if (notice && notice.step !== game.step) notice = null;
     const send = (payload) => act(payload).then((answer) => { if (answer && answer.ok) pick = {step: game.step, choice: null}; return answer; });
 
     const draw = () => {
@@ -467,7 +700,9 @@ TR.games.crown = (() => {
         parts.push(h("p", {class: "c-winner c-phone-winner"}, house(game, view.winner), " ", t("crownui.wins")));
       }
       const asks = (state && state.house_requests && state.house_requests.asks) || [];
-      parts.push(books(game), asks.length && !game.aborted ? askCard(asks[0], act, asks.length - 1) : null, ...task(game, send));
+      const told = notice ? h("p", {class: "c-teammate", id: "c-teammate", role: "status"},
+        notice.name ? t("crownui.teammate_did", {name: notice.name}) : t("crownui.teammate_did_someone")) : null;
+      parts.push(books(game), asks.length && !game.aborted ? askCard(asks[0], act, asks.length - 1) : null, told, ...task(game, send));
       el.replaceChildren(h("div", {class: "c-phone", style: `--house: ${me.colour}`}, parts));
       TR.tickCountdowns(state, receivedAt);  /* a redraw on the page shows its clocks at once */
     };
@@ -475,5 +710,5 @@ TR.games.crown = (() => {
     draw();
   }
 
-  return {tv, phone, asks: true};  /* asks: the phone draws a latecomer's request itself (askCard) */
+  return {tv, phone, rules, asks: true};  /* asks: the phone draws a latecomer's request itself (askCard) */
 })();
