@@ -39,11 +39,13 @@ def is_sentence(text: str, language: str, prefix: str) -> bool:
 
 
 def take_turn(phone: Any, explain: str | None = None) -> tuple[bool, str]:
-    """One look at one phone, through its buttons: answer a Surgeon return, or on its turn play the first playable
+    """One look at one phone, through its buttons: answer a Surgeon return (choose, then confirm), or on its turn play the first playable
     card. With ``explain`` (a screenshot name) it first taps an unplayable card, if any, and keeps the explanation.
     Returns (whether it played a card, the explanation or "")."""
-    if phone.locator("[data-return]").count():
+    if phone.locator("[data-return]").count():  # a Surgeon return: the choice, then its confirm
         phone.click("[data-return]", timeout=2000)
+    if phone.locator("#h-return-confirm").count():
+        phone.click("#h-return-confirm", timeout=2000)
         return False, ""
     if not phone.locator("#h-my-hand").count():
         return False, ""

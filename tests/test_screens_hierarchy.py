@@ -15,7 +15,7 @@ import pytest
 
 from engine.hierarchy.game import HierarchyGame, HierarchyState
 from tests.conftest import LiveServer
-from tests.screens.harness import PHONE_SIZES, Robot, StressRoom, stress_names
+from tests.screens.harness import LANGUAGES, PHONE_SIZES, TV_SIZES, Robot, StressRoom, stress_names
 
 pytestmark = pytest.mark.e2e
 GAME = HierarchyGame()
@@ -99,6 +99,30 @@ TOP_CARD_SEEN = """() => {
 }"""
 
 
+BOARD_FITS = """() => {
+    const board = document.querySelector(".h-tv-wide .h-board");
+    if (!board) return "no board";
+    const box = board.getBoundingClientRect();
+    for (const el of board.querySelectorAll(".h-card, .h-last p, .h-burned, .h-count")) {
+        const r = el.getBoundingClientRect();
+        if (r.bottom > box.bottom + 4 || r.top < box.top - 4) return el.className + " sticks out of the board";
+    }
+    return "";
+}"""
+
+
+def board_fits(room: StressRoom) -> None:
+    """On the TV the line, the last play and the burned pile stay inside their place beside the move log, above the
+    hands, at every TV size in every language."""
+    for lang in LANGUAGES:
+        room._set_language(lang, [])  # the harness's own language switch
+        for width, height in TV_SIZES:
+            room.tv.set_viewport_size({"width": width, "height": height})
+            room.tv.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            assert room.tv.evaluate(BOARD_FITS) == "", (lang, width, height, room.tv.evaluate(BOARD_FITS))
+    room.tv.set_viewport_size({"width": TV_SIZES[0][0], "height": TV_SIZES[0][1]})
+
+
 def top_card_in_view(room: StressRoom, labels: list[str]) -> None:
     """The line's top card (what the next card must beat) is on screen on every phone size, never scrolled away
     (the screen checker does not judge what a scroll region has scrolled out of view)."""
@@ -109,6 +133,29 @@ def top_card_in_view(room: StressRoom, labels: list[str]) -> None:
             page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
             assert page.evaluate(TOP_CARD_SEEN) == "", (label, width, height, page.evaluate(TOP_CARD_SEEN))
         page.set_viewport_size({"width": PHONE_SIZES[1][0], "height": PHONE_SIZES[1][1]})
+
+
+def sheets(room: StressRoom, label: str) -> None:
+    """The sheets of issue [13], each opened in each language: a line card's text on a phone (its ⓘ) and the TV's
+    how-to with all fourteen cards."""
+    page = room.phones[label]
+
+    def card_sheet(lang: str) -> None:
+        page.keyboard.press("Escape")
+        room._set_language(lang, [page])  # the harness's own language switch
+        page.click(".h-card.top [data-info]")
+        room.wait(page, "#sheet .h-sheet-card")
+
+    def how_to(lang: str) -> None:
+        room.tv.keyboard.press("Escape")
+        room._set_language(lang, [])
+        room.tv.click("#how-to-play")
+        room.wait(room.tv, "#sheet #h-rules-cards")
+
+    room.check_page("card-sheet", label, page, card_sheet)
+    page.keyboard.press("Escape")
+    room.check_page("how-to", "tv", room.tv, how_to, kind="tv")
+    room.tv.keyboard.press("Escape")
 
 
 def test_a_game_of_hierarchy_fits_every_screen(browser: Any, slow_server: LiveServer) -> None:
@@ -176,6 +223,9 @@ def test_a_game_of_hierarchy_fits_every_screen(browser: Any, slow_server: LiveSe
             done.add("return")
             room.wait(page, "[data-return]")
             room.check("surgeon-return", phones=[actor, other])
+            page.click(f"[data-return='{action[1]}']")  # the choice, then its confirm (the robot acts for the phone)
+            room.wait(page, "#h-return-confirm")
+            room.check("surgeon-return-confirm", phones=[actor], tv=False)
         step = view()["step"]
         answer = robots[seat].act(payload(action))
         assert answer["ok"], (action, answer)
@@ -183,6 +233,8 @@ def test_a_game_of_hierarchy_fits_every_screen(browser: Any, slow_server: LiveSe
         if len(view()["line"]) >= LONG_LINE and view()["winner"] is None and "long" not in done:
             done.add("long")
             room.check("long-line")  # the issue's screenshot: eleven cards or more, the top card in view
+            board_fits(room)
+            sheets(room, "spectator")  # a card's text on a phone, the how-to with every card on the TV
             room.phone("late", "Întârziată Ștefania")
             room.wait(room.phones["late"], "#game-area")
             room.check("late-joiner", phones=["late"], tv=False)
@@ -192,6 +244,7 @@ def test_a_game_of_hierarchy_fits_every_screen(browser: Any, slow_server: LiveSe
     assert done == {"turn"} | WANTED, done
     assert room.tv.locator("#h-winner").count() == 1
     room.check("winner", phones=["first", "second", "spectator"])
+    board_fits(room)
 
     room.control("lobby")
     room.control("start")

@@ -33,8 +33,13 @@ from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER, Reason
 PLAYERS = 2
 HAND_SIZE = 7  # HIER-R4
 COLOURS = ("gold", "purple")  # HIER-R5, D3
-HISTORY_SHOWN = 20
+LOG_CAP = 64  # the move log kept in the state (a game has some 20 plays and returns, HIER-D6): bounded all the same
 NAMES = {c.id: {"name": c.name, "bare": c.bare} for c in CARDS.values()}  # to render the explanations' cards
+
+# The card reference (HIER-R2, R3: each player's reference card): every card's number, royal mark and full text in
+# every language, straight from cards.json, so the phones' card sheets and the TV's how-to never copy the text.
+CARD_TABLE = {c.id: {"number": "?" if c.number is None else c.number, "royal": c.royal, "text": c.text}
+              for c in CARDS.values()}
 
 
 class IllegalPlay(IllegalAction):
@@ -64,7 +69,8 @@ class HierarchyState:
     winner: int | None = None
     step: int = 0
     rng_state: int = 0
-    history: tuple[dict[str, Any], ...] = ()
+    history: tuple[dict[str, Any], ...] = ()  # the move log, oldest first, its last LOG_CAP entries
+    plays: int = 0  # cards played so far (the log is bounded, this count is not)
 
     @property
     def actor(self) -> int | None:
@@ -245,7 +251,7 @@ class HierarchyGame(Game):
                            on=None if top is None else rules.ident(top), timed_out=timed_out,
                            message=message.to_json())
         state = replace(state, hands=hands, line=line, burned=burned, pending=pending, step=state.step + 1,
-                        deadline_ms=now_ms + state.turn_ms)
+                        deadline_ms=now_ms + state.turn_ms, plays=state.plays + 1)
         if pending is not None:
             return state
         return self._start_turn(replace(state, turn=1 - seat), now_ms)
@@ -262,7 +268,9 @@ class HierarchyGame(Game):
         return replace(state, winner=1 - seat, deadline_ms=None, step=state.step + 1)
 
     def _note(self, state: HierarchyState, **entry: Any) -> HierarchyState:
-        return replace(state, history=state.history + (entry,))
+        """Write one entry into the move log (every play, with its copy and burn, every Surgeon return and the end),
+        keeping only the last LOG_CAP: the log is part of the state, so a restart's replay rebuilds it."""
+        return replace(state, history=(state.history + (entry,))[-LOG_CAP:])
 
     # ----- time -----
 
@@ -300,9 +308,10 @@ class HierarchyGame(Game):
             "pending": None if state.pending is None else {
                 "kind": "surgeon_return", "stage": state.pending[0], "chooser": state.pending[1],
                 "surgeon_player": state.pending[2], "options": rules.return_options(state.line, state.pending)},
-            "history": [{k: v for k, v in h.items()} for h in state.history[-HISTORY_SHOWN:]],
+            "history": [{k: v for k, v in h.items()} for h in state.history],  # the whole (bounded) move log
             "winner": state.winner,
             "names": NAMES,
+            "cards": CARD_TABLE,
         }
         if seat is not None:
             result["you"] = seat
@@ -331,7 +340,7 @@ class HierarchyGame(Game):
         if state.winner is None:
             return None
         return Outcome((state.winner, 1 - state.winner), "outcome.hierarchy.no_play",
-                       {"plays": sum(1 for h in state.history if h["kind"] == "play")})
+                       {"plays": state.plays})
 
     def standings(self, state: HierarchyState, seats: int) -> Outcome:
         """When the host ends the game: only a player who cannot play loses (HIER-R21, D4) and nothing else is
@@ -339,7 +348,7 @@ class HierarchyGame(Game):
         outcome = self.outcome(state)
         if outcome is not None:
             return outcome
-        return Outcome((0, 1), ENDED_BY_HOST, {"plays": sum(1 for h in state.history if h["kind"] == "play")},
+        return Outcome((0, 1), ENDED_BY_HOST, {"plays": state.plays},
                        (1, 1))
 
     def step(self, state: HierarchyState) -> int:

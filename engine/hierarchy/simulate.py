@@ -65,7 +65,7 @@ def play(seed: int, bots: Sequence[str] = ("strong", "random"), settings: dict[s
         "winner": state.winner,
         "winner_bot": bots[state.winner],
         "first": state.first,
-        "turns": sum(1 for h in state.history if h["kind"] == "play"),
+        "turns": state.plays,  # the move log is bounded (LOG_CAP); the count is not
         "actions": len(log),
         "burned": len(state.burned),
         "log": log,

@@ -10,17 +10,33 @@
  * never cut and never shrunk. On the TV the line wraps into rows of whole cards at the body size (read from the
  * sofa), the top card lifted and ringed; the hands are rows of cards in a chip form. On the phone the table (the
  * opponent's hand, the last play, the line) is a region that scrolls and stays anchored at its bottom, where the top
- * card is, right above the player's own hand and the controls of the current action, which never scroll. */
+ * card is, right above the player's own hand and the controls of the current action, which never scroll.
+ *
+ * Learning by playing (issue [13]): the players' sides, Gold and Purple (HIER-R5), are named on screen and drawn in
+ * their own colours with a mark that is not a colour (◆ Gold, ● Purple), on the cards, the hands and the move log.
+ * On a phone every card has an ⓘ (and a tap-and-hold) opening its full text; the text, numbers and royal marks come
+ * from the engine's card data (the view's `cards` table, cards.json), never from this file or a catalog. The TV
+ * shows a card reference (every card's number and name; docs/games.md says why no text fits there) and the move log
+ * (the engine's bounded history, newest first); the how-to sheet lists every card's full text (rules(game)). */
 "use strict";
 
 TR.games.hierarchy = (() => {
-  const {t, h, badge, localized} = TR;
-  const slotOf = (game, seat) => game.slots[seat];
-  const colourOf = (game, seat) => TR.COLOURS[slotOf(game, seat).colour % 8];
+  const {t, h, localized} = TR;
   const onPhone = () => document.body.classList.contains("phone");
+  const LONG_LINE = 11;  /* from this many cards the TV draws the line's cards lower (.h-line.long) */
 
-  /* A player: their mark and their name (or "Bot 1" in the page's language), isolated in any script. */
-  const who = (game, seat, size) => TR.who(game, seat, size, "h-who-mark");
+  /* ----- the sides: Gold and Purple (HIER-R5), their colour in CSS (.side-gold, .side-purple), a mark beside it ----- */
+
+  const SIDE_MARKS = {gold: "◆", purple: "●"};
+  const sideOf = (game, seat) => game.view.players[seat].colour;
+  const sideClass = (side) => " side-" + side;
+  const sideMark = (side) => h("span", {class: "h-side-mark" + sideClass(side), "aria-hidden": "true"}, SIDE_MARKS[side] || "");
+  /* "◆ Gold": the side's mark and name, in its colour. */
+  const sideTag = (side) => h("span", {class: "h-side" + sideClass(side), "data-side": side}, sideMark(side), t("hier.side." + side));
+
+  /* A player: their name (or "Bot 1" in the page's language), isolated in any script; their side's tag follows it
+   * (the room's colour badge is left out here: in this game a player's colour is their side's). */
+  const who = (game, seat) => h("span", {class: "h-who-mark"}, h("bdi", {class: "name"}, TR.seatName(game, seat)));
 
   /* ----- explanations ----- */
 
@@ -57,6 +73,44 @@ TR.games.hierarchy = (() => {
     return inner ? text : capital(text);
   }
 
+  /* ----- a card's full text (the view's cards table, from cards.json) ----- */
+
+  const cardData = (game, id) => (game.view.cards || {})[id];
+
+  /* One card in a sheet: its number, royal mark and name, then its whole text in the page's language. */
+  function cardText(game, id) {
+    const data = cardData(game, id);
+    if (!data) return null;
+    return h("section", {class: "h-sheet-card", "data-sheet-card": id},
+      h("p", {class: "h-sheet-head"}, h("span", {class: "h-sheet-number"}, data.number === "?" ? "?" : TR.plain(data.number)),
+        h("strong", {class: "h-sheet-name"}, cardName(game, id)),
+        data.royal ? h("span", {class: "h-sheet-royal"}, h("span", {"aria-hidden": "true"}, "♛ "), t("hier.royal")) : null),
+      h("p", {class: "h-sheet-text"}, localized(data.text)));
+  }
+
+  /* The sheet of a card (an Impostor in the line also shows the card it copies). */
+  function openCard(game, id, copy) {
+    const title = copy ? capital(t("hier.ref.copy", {name: cardName(game, copy, "bare")})) : cardName(game, id);
+    return TR.sheet(title, cardBody(game, id, copy), {"data-card-sheet": id});
+  }
+
+  function cardBody(game, id, copy) {
+    return [cardText(game, id), copy ? h("p", {class: "h-sheet-copy"}, t("hier.sheet_copies", {card: cardName(game, copy)})) : null,
+      copy ? cardText(game, copy) : null];
+  }
+
+  /* On a phone, every card opens its text: an ⓘ on it and a tap-and-hold anywhere on it. */
+  function infoFor(game, id, copy) {
+    if (!onPhone() || !cardData(game, id)) return null;
+    const title = copy ? capital(t("hier.ref.copy", {name: cardName(game, copy, "bare")})) : cardName(game, id);
+    return TR.infoButton(title, () => cardBody(game, id, copy), {"data-info": id});
+  }
+
+  function withInfo(game, el, id, copy) {
+    if (onPhone() && cardData(game, id)) TR.longPress(el, () => openCard(game, id, copy));
+    return el;
+  }
+
   /* ----- cards ----- */
 
   /* Where a long card name may break on a phone's small card: the catalog's hier.breaks lists words with their
@@ -80,24 +134,31 @@ TR.games.hierarchy = (() => {
 
   const crown = (card) => card.royal ? h("span", {class: "h-crown", title: t("hier.royal"), "aria-label": t("hier.royal")}, "♛") : null;
 
-  /* A card of the line: its owner's mark and colour, number, crown and name; an Impostor also says so. */
+  /* A card of the line: its side's mark and colour, number, crown and name; an Impostor also says so. */
   function lineCard(game, entry, top) {
-    const slot = slotOf(game, entry.owner);
-    return h("div", {class: "h-card" + (entry.royal ? " royal" : "") + (entry.copy ? " copy" : "") + (top ? " top" : ""),
-      "data-card": entry.id, "data-line-card": entry.card, style: `--owner: ${colourOf(game, entry.owner)}`,
-      "aria-current": top ? "true" : null, "data-must-see": top ? "" : null},
-    h("span", {class: "h-card-head"}, h("span", {class: "h-owner"}, badge(slot.colour, slot.shape, 16)),
+    const side = sideOf(game, entry.owner);
+    const info = infoFor(game, entry.card, entry.copy);
+    return withInfo(game, h("div", {class: "h-card" + sideClass(side) + (entry.royal ? " royal" : "") + (entry.copy ? " copy" : "")
+      + (top ? " top" : ""),
+    "data-card": entry.id, "data-line-card": entry.card, "data-side": side,
+    "aria-current": top ? "true" : null, "data-must-see": top ? "" : null},
+    h("span", {class: "h-card-head"}, h("span", {class: "h-owner"}, sideMark(side)),
       h("span", {class: "h-number"}, numberText(entry)), crown(entry)),
     h("span", {class: "h-name"}, breakable(localized(entry.name))),
-    entry.copy ? h("span", {class: "h-copy"}, breakable(cardName(game, entry.card))) : null);
+    entry.copy ? h("span", {class: "h-copy"}, breakable(cardName(game, entry.card))) : null, info), entry.card, entry.copy);
   }
 
-  /* A card in a hand: number, crown and name in one chip (on the phone's own hand, a tile to tap). */
+  /* A card in a hand: number, crown and name in one chip, in its owner's side colour (on the phone's own hand, a
+   * tile to tap); on a phone its ⓘ ends the chip (in a corner of the own hand's tiles, away from the tap). */
   function handCard(game, card, owner, attrs) {
-    return h("div", Object.assign({class: "h-chip" + (card.royal ? " royal" : ""), "data-card": card.id,
-      style: `--owner: ${colourOf(game, owner)}`}, attrs || {}),
-    h("span", {class: "h-chip-head"}, h("span", {class: "h-number"}, numberText(card)), crown(card)),
-    h("span", {class: "h-name"}, breakable(localized(card.name))));
+    const side = sideOf(game, owner);
+    const info = infoFor(game, card.id);
+    const extra = Object.assign({}, attrs || {});
+    const cls = (extra.class || "h-chip" + (card.royal ? " royal" : "")) + sideClass(side) + (info ? " with-info" : "");
+    delete extra.class;
+    return withInfo(game, h("div", Object.assign({class: cls, "data-card": card.id, "data-side": side}, extra),
+      h("span", {class: "h-chip-head"}, h("span", {class: "h-number"}, numberText(card)), crown(card)),
+      h("span", {class: "h-name"}, breakable(localized(card.name))), info), card.id);
   }
 
   function lineView(game, view) {
@@ -118,13 +179,49 @@ TR.games.hierarchy = (() => {
       view.burned.map((b) => handCard(game, b, b.owner, {class: "h-chip burned" + (b.royal ? " royal" : "")})));
   }
 
-  /* The last play and what followed it (the Surgeon's returns, a player who cannot play), each explained. */
-  function lastPlay(game, view) {
+  /* One entry of the move log as a sentence in the page's language (a timed-out move says so). */
+  function logSentence(game, entry) {
+    return [sentence(game, entry.message), entry.timed_out ? h("span", {class: "h-timed-out"}, " ", t("hier.timed_out")) : null];
+  }
+
+  /* The move log on the TV: every play (an Impostor with its copy, a Tower with its burn), every Surgeon return and
+   * the end, newest first, each with the side and name of who made it. The engine keeps it in the game's state,
+   * bounded, so a restart replays it; the region scrolls if a long game outgrows it. */
+  function moveLog(game, view) {
+    const history = view.history || [];
+    return h("section", {class: "h-log", id: "h-log", "aria-label": t("hier.log_title")},
+      h("h2", {class: "h-panel-title"}, t("hier.log_title")),
+      history.length ? h("ol", {class: "h-log-list scroll-region", reversed: ""}, history.slice().reverse().map((entry) => {
+        const side = sideOf(game, entry.seat);
+        return h("li", {class: "h-log-entry" + sideClass(side), "data-kind": entry.kind},
+          sideMark(side), h("span", {class: "h-log-text"}, entry.kind === "lost" ? null  /* its sentence names both players */
+            : [h("bdi", {class: "h-log-who"}, TR.seatName(game, entry.seat)), " "], logSentence(game, entry)));
+      })) : h("p", {class: "h-log-empty muted"}, t("hier.log_empty")));
+  }
+
+  /* The card reference on the TV: all fourteen cards in card order, number, crown and name (a burned card struck
+   * through: it is out of the game); each card's full text is in the how-to sheet (rules below) and on the phones. */
+  function reference(game, view) {
+    const cards = view.cards || {};
+    const burned = new Set(view.burned.map((b) => b.card));
+    return h("section", {class: "h-ref", id: "h-ref", "aria-label": t("hier.ref_title")},
+      h("ul", {class: "h-ref-list"}, Object.keys(cards).map((id) => h("li", {
+        class: "h-ref-card" + (cards[id].royal ? " royal" : "") + (burned.has(id) ? " burned" : ""), "data-ref": id},
+      h("span", {class: "h-ref-number"}, cards[id].number === "?" ? "?" : TR.plain(cards[id].number)),
+      h("span", {class: "h-ref-name"}, cardName(game, id)),
+      cards[id].royal ? h("span", {class: "h-ref-crown", "aria-hidden": "true"}, "♛") : null))));
+  }
+
+  /* The last play and what followed it (the Surgeon's returns, a player who cannot play), each explained; beside
+   * the TV's move log (``logged``) the end of the game is told by the status and the log, not here again. */
+  function lastPlay(game, view, logged) {
     const history = view.history;
     if (!history.length) return null;
     let from = history.length - 1;
     while (from > 0 && history[from].kind !== "play") from -= 1;
-    return h("div", {class: "h-last", id: "h-last", "aria-live": "polite"}, history.slice(from).map((entry) =>
+    const shown = history.slice(from).filter((entry) => !logged || entry.kind !== "lost");
+    if (!shown.length) return null;
+    return h("div", {class: "h-last", id: "h-last", "aria-live": "polite"}, shown.map((entry) =>
       h("p", {class: "h-last-" + entry.kind}, sentence(game, entry.message),
         entry.timed_out ? h("span", {class: "h-timed-out"}, " ", t("hier.timed_out")) : null)));
   }
@@ -137,10 +234,11 @@ TR.games.hierarchy = (() => {
   function statusLine(game, state) {
     const view = game.view;
     if (view.winner !== null) {
-      return h("p", {class: "h-status won", id: "h-winner"}, who(game, view.winner, 40), " ", h("span", null, t("hier.wins")));
+      return h("p", {class: "h-status won", id: "h-winner"}, who(game, view.winner, 40), sideTag(sideOf(game, view.winner)), " ",
+        h("span", null, t("hier.wins")));
     }
     if (isOver(game, state)) return h("p", {class: "h-status", id: "h-ended"}, t("hier.no_winner"));
-    return h("p", {class: "h-status"}, who(game, view.actor, 36), " ",
+    return h("p", {class: "h-status"}, who(game, view.actor, 36), sideTag(sideOf(game, view.actor)), " ",
       h("span", null, view.pending ? t("hier.returns") : t("hier.to_play")),
       h("span", {class: "h-time", "data-countdown": ""}));
   }
@@ -148,19 +246,39 @@ TR.games.hierarchy = (() => {
   function handPanel(game, view, p, state) {
     const active = !isOver(game, state) && view.actor === p.seat;
     return h("section", {class: "h-hand-row" + (active ? " active" : ""), "data-seat": p.seat},
-      h("p", {class: "h-who"}, who(game, p.seat, 30), h("span", {class: "muted"}, " · ", t("hier.cards_left", {n: p.hand.length}))),
+      h("p", {class: "h-who"}, who(game, p.seat, 30), sideTag(p.colour), h("span", {class: "muted"}, " · ", t("hier.cards_left", {n: p.hand.length}))),
       h("div", {class: "h-hand"}, p.hand.map((c) => handCard(game, c, p.seat))));
   }
 
-  /* The TV (and a spectator's phone): whose move, the line, the last play, both hands, the burned pile. */
+  /* The TV: whose move; the line, the last play and the burned pile beside the move log; both hands; the card
+   * reference. A spectator's phone shows the game without the log and the reference (its cards open their text). */
   function tv(el, game, state) {
     const view = game.view;
-    el.append(h("div", {class: "h-tv" + (onPhone() ? " scroll-region" : ""), "data-hier-step": game.step},
-      statusLine(game, state),
-      h("section", {class: "h-board"}, lineHead(view), lineView(game, view)),
-      lastPlay(game, view),
-      h("div", {class: "h-hands"}, view.players.map((p) => handPanel(game, view, p, state))),
-      burnedView(game, view)));
+    const hands = h("div", {class: "h-hands"}, view.players.map((p) => handPanel(game, view, p, state)));
+    if (onPhone()) {
+      el.append(h("div", {class: "h-tv scroll-region", "data-hier-step": game.step}, statusLine(game, state),
+        h("section", {class: "h-board"}, lineHead(view), lineView(game, view)), lastPlay(game, view), hands, burnedView(game, view)));
+      return;
+    }
+    /* beside the log the line has less room: the burned pile shares the line's head, and a long line (LONG_LINE
+     * cards or more, three rows in Romanian) gets lower cards, so the last play stays above the hands */
+    const line = lineView(game, view);
+    if (view.line.length >= LONG_LINE) line.classList.add("long");
+    el.append(h("div", {class: "h-tv h-tv-wide", "data-hier-step": game.step}, statusLine(game, state),
+      h("section", {class: "h-board"}, h("div", {class: "h-board-head"}, lineHead(view), burnedView(game, view)), line,
+        lastPlay(game, view, true)),
+      moveLog(game, view), hands, isOver(game, state) ? null : reference(game, view)));  /* the results need the room */
+  }
+
+  /* The how-to sheet's part (TR.rulesSheet): the sides, then every card with its number, royal mark, name and full
+   * text, from the engine's card data. */
+  function rules(game) {
+    const view = game && game.view;
+    if (!view || !view.cards) return null;
+    return [h("h3", null, t("hier.sides_title")),
+      h("p", {class: "h-sheet-sides"}, sideTag("gold"), " ", sideTag("purple"), " ", t("hier.sides_text")),
+      h("h3", null, t("hier.cards_title")),
+      h("div", {class: "h-sheet-cards", id: "h-rules-cards"}, Object.keys(view.cards).map((id) => cardText(game, id)))];
   }
 
   /* ----- the phone ----- */
@@ -199,15 +317,35 @@ TR.games.hierarchy = (() => {
       h("div", {class: "h-choice-grid" + (wide ? " wide" : "")}, options.map((a, i) => button(a, i, labels[i]))));
   }
 
-  function returnsView(game, view, returns, act) {
+  /* A Surgeon return: the choice among the line's cards, then a confirm that tells what happens (the card goes back to
+   * its owner's hand, for good) with a Change button back to the choice. Nothing is sent before the confirm. */
+  let returning = {step: null, card: null};
+
+  function returnsView(game, view, returns, act, redraw) {
     const label = (id) => {
       const entry = view.line.find((e) => e.card === id);
       return entry && entry.copy ? capital(t("hier.ref.copy", {name: cardName(game, entry.id, "bare")})) : cardName(game, id);
     };
+    if (returning.step !== game.step || !returns.some((a) => a.return === returning.card)) returning = {step: game.step, card: null};
+    const card = returning.card;
+    if (card) {
+      const entry = view.line.find((e) => e.card === card);
+      const owner = entry ? entry.owner : 1 - game.you;
+      const phrase = entry && entry.copy ? t("hier.ref.copy", {name: cardName(game, entry.id, "bare")})
+        : t("hier.ref.card", {name: cardName(game, card)});
+      const what = owner === game.you ? t("hier.return_confirm_mine", {card: phrase})
+        : t("hier.return_confirm", {card: phrase, name: TR.iso(TR.seatName(game, owner))});
+      return h("div", {class: "h-choices h-confirm", id: "h-return-confirm-panel"},
+        h("p", {class: "h-confirm-text", id: "h-return-confirm-text"}, capital(what), " ", h("strong", null, t("hier.cannot_undo"))),
+        h("div", {class: "h-choice-grid"},
+          h("button", {class: "big", id: "h-return-change", onclick: () => { returning.card = null; redraw(); }}, t("hier.change")),
+          h("button", {class: "big primary", id: "h-return-confirm", "data-confirm-return": card,
+            onclick: (e) => { e.currentTarget.disabled = true; act({return: card}); }}, t("hier.return_it"))));
+    }
     return h("div", {class: "h-choices", id: "h-returns"},
       h("div", {class: "h-choice-grid" + (returns.some((a) => label(a.return).length > 14) ? " wide" : "")},
         returns.map((a) => h("button", {class: "big primary", "data-return": a.return,
-          onclick: (e) => { e.currentTarget.disabled = true; act({return: a.return}); }}, label(a.return)))));
+          onclick: () => { returning = {step: game.step, card: a.return}; redraw(); }}, label(a.return)))));
   }
 
   function phone(el, game, state, act) {
@@ -225,7 +363,8 @@ TR.games.hierarchy = (() => {
     /* The table: scrolls inside its own region, anchored at its bottom, where the line's top card is. */
     const table = h("div", {class: "h-table scroll-region"}, h("div", {class: "h-table-inner"},
       h("details", {class: "h-opponent", id: "h-opponent", open: opponentOpen, ontoggle: (e) => { opponentOpen = e.currentTarget.open; }},
-        h("summary", null, who(game, opponent, 24), h("span", {class: "muted"}, " · ", t("hier.cards_left", {n: view.players[opponent].hand.length}))),
+        h("summary", null, who(game, opponent, 24), sideTag(sideOf(game, opponent)),
+          h("span", {class: "muted"}, " · ", t("hier.cards_left", {n: view.players[opponent].hand.length}))),
         h("div", {class: "h-hand"}, view.players[opponent].hand.map((c) => handCard(game, c, opponent)))),
       burnedView(game, view), lastPlay(game, view), lineHead(view), lineView(game, view)));
 
@@ -236,7 +375,8 @@ TR.games.hierarchy = (() => {
     else if (returns.length) status = h("p", {class: "h-turn", id: "h-return-title"}, t("hier.choose_return"), h("span", {class: "h-time", "data-countdown": ""}));
     else if (myTurn) status = h("p", {class: "h-turn", id: "h-your-turn"}, t("hier.your_turn"), h("span", {class: "h-time", "data-countdown": ""}));
     else status = h("p", {class: "h-turn waiting", id: "h-waiting"}, view.pending ? t("hier.waiting_return") : t("hier.waiting", {name: TR.iso(TR.seatName(game, view.actor))}));
-    const pick = (card) => { chosen.card = card; el.dispatchEvent(new Event("h-redraw")); };
+    const redraw = () => el.dispatchEvent(new Event("h-redraw"));
+    const pick = (card) => { chosen.card = card; redraw(); };
     const tile = (c) => {
       if (!myTurn) return handCard(game, c, me, {class: "h-chip idle" + (c.royal ? " royal" : "")});
       return handCard(game, c, me, {
@@ -246,17 +386,20 @@ TR.games.hierarchy = (() => {
     };
     const mine = hand.length ? h("div", {class: "h-hand mine" + (myTurn ? " turn" : ""), id: myTurn ? "h-my-hand" : "h-hand-mine"}, hand.map(tile)) : null;
     let answer = null;
-    if (returns.length) answer = returnsView(game, view, returns, act);
+    if (returns.length) answer = returnsView(game, view, returns, act, redraw);
     else if (myTurn && chosen.card && blocked[chosen.card]) {
       answer = h("p", {class: "h-why", id: "h-why", role: "alert"}, sentence(game, blocked[chosen.card]));
     } else if (myTurn && chosen.card) {
       const options = legal.filter((a) => a.play === chosen.card);
       if (options.length) answer = optionsView(game, options, act);
     } else if (myTurn) answer = h("p", {class: "h-hint muted", id: "h-hint"}, t("hier.tap_card"));
+    /* "You play Purple": the player's side, its mark and colour, above the own hand. */
+    const yours = h("p", {class: "h-you-side", id: "h-you-side", "data-side": sideOf(game, me)},
+      t("hier.you_play"), " ", sideTag(sideOf(game, me)));
     el.append(h("div", {class: "h-phone", "data-hier-step": game.step}, table,
-      over && !hand.length ? null : h("div", {class: "h-act"}, status, mine, answer)));
+      over && !hand.length ? null : h("div", {class: "h-act"}, status, yours, mine, answer)));
     el.addEventListener("h-redraw", () => { el.replaceChildren(); phone(el, game, state, act); }, {once: true});
   }
 
-  return {tv, phone};
+  return {tv, phone, rules};
 })();
