@@ -20,7 +20,6 @@ pytestmark = pytest.mark.e2e
 
 HONEST = 8
 ROUNDS = 24
-TWIN_SLIP_MS = 20  # how much later than told a test thread may tap and still count as the liar's twin
 
 
 @pytest.fixture
@@ -81,12 +80,11 @@ def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc
         by_seat = {r["seat"]: r for r in results}
         twin_seat, liar_seat = seat_of[id(twin)], seat_of[id(liar)]
         # The twins are told to tap after the same time; on a loaded machine one thread can tap late (each phone
-        # records the tap it really made). A liar whose real tap came clearly first (by more than TWIN_SLIP_MS) may
-        # fairly win; it must never beat a twin that really tapped at the same time.
-        # And the promise is about an honest claim the server believed: a twin whose own claim fell outside its
-        # window (its clock estimate off by more than the slack: flagged) is measured by the server like the liar,
-        # and then the two networks decide.
-        if twin_seat in by_seat and liar_seat in by_seat and liar.reaction[round_] >= twin.reaction[round_] - TWIN_SLIP_MS \
+        # records the tap it really made). A liar whose real tap came first, even by a few ms, may fairly win; the
+        # promise is that it never beats a twin that really tapped as early or earlier (about half the rounds: which
+        # of the two threads runs late is a coin toss) and whose honest claim the server believed (a twin flagged for
+        # its own claim is measured by the server like the liar, and then the two networks decide).
+        if twin_seat in by_seat and liar_seat in by_seat and liar.reaction[round_] >= twin.reaction[round_] \
                 and not by_seat[twin_seat]["timing"]["flag"]:
             liar_rounds += 1
             assert by_seat[liar_seat]["timing"]["flag"] in ("faster_than_network", "faster_than_human")
@@ -104,4 +102,4 @@ def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc
     assert trials >= 500
     assert engine_accuracy >= 0.99
     assert receipt_accuracy < 0.99
-    assert liar_rounds >= ROUNDS // 2 and liar_wins == 0
+    assert liar_rounds >= ROUNDS // 4 and liar_wins == 0  # fewer than 6 of 24 coin tosses: about 1 in 1,000
