@@ -182,12 +182,14 @@ def test_card_text_on_a_phone_in_english_and_persian_and_the_sides_named(browser
     shirin.click("#phone-rules")
     expect(shirin.locator("#sheet #h-rules-cards .h-sheet-card")).to_have_count(14)
     expect(shirin.locator("#sheet [data-sheet-card='surgeon']")).to_contain_text(text_of("surgeon", "fa"))
+    expect(shirin.locator("#sheet #h-rules-story")).to_have_text(CATALOGS["fa"]["hier.rules.story"])  # HIER-R0
     shirin.keyboard.press("Escape")
 
     # the TV: the how-to lists every card with its number, name and full text; the card reference is on screen
     tv.click("#how-to-play")
     rules = tv.locator("#sheet #h-rules-cards .h-sheet-card")
     expect(rules).to_have_count(14)
+    expect(tv.locator("#sheet #h-rules-story")).to_contain_text("Darkhill")  # HIER-R0: the story opens the rules
     for card in CARDS.values():
         expect(tv.locator(f"#sheet [data-sheet-card='{card['id']}']")).to_contain_text(card["text"]["en"])
     shot(tv, "hierarchy-learn-tv-howto")

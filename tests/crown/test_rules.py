@@ -626,12 +626,14 @@ def test_new_ruler_resets_statuses_pacts_enemy_days_keeps_debts():
 
 
 def test_loyal_crowns_from_the_second_loyal_day():
-    # CROWN-R74, CROWN-A5, CROWN-A6
+    # CROWN-R74, CROWN-A5, CROWN-A6; CROWN-R4 (the ruler gets crowns every day), CROWN-R8 and CROWN-A4 (a house
+    # loyal for more than one day gets crowns, fewer than the ruler's)
     state = votes(start(), {0: 2, 1: 2, 3: 2, 4: 2, 2: 0})
     state = close(close(state))  # day 1 ends (no votes)
     assert state.day == 2 and [h["crowns"] for h in state.houses] == [0, 0, 3, 0, 0]
     state = close(close(state))
     assert state.day == 3 and [h["crowns"] for h in state.houses] == [1, 1, 7, 1, 1]
+    assert all(state.houses[h]["crowns"] < state.houses[2]["crowns"] for h in (0, 1, 3, 4))
     assert "crown_loyal" in chron(state, 0) and "crown_reign" in chron(state, 2)
 
 

@@ -275,7 +275,8 @@ TR.games.hierarchy = (() => {
   function rules(game) {
     const view = game && game.view;
     if (!view || !view.cards) return null;
-    return [h("h3", null, t("hier.sides_title")),
+    return [h("p", {class: "h-rules-story", id: "h-rules-story"}, t("hier.rules.story")),  /* HIER-R0: the story */
+      h("h3", null, t("hier.sides_title")),
       h("p", {class: "h-sheet-sides"}, sideTag("gold"), " ", sideTag("purple"), " ", t("hier.sides_text")),
       h("h3", null, t("hier.cards_title")),
       h("div", {class: "h-sheet-cards", id: "h-rules-cards"}, Object.keys(view.cards).map((id) => cardText(game, id)))];
