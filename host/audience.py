@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import BigInteger, insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, select
 
@@ -55,9 +55,9 @@ class AudienceAnswerRecord(SQLModel, table=True):
     game: int  # the room's game number (Room.games_started)
     question: int  # the question's key in that game
     seat: int
-    value: int
+    value: int = Field(sa_type=BigInteger)  # a numeric answer: up to 999,999,999,999 (CAMP-D14)
     timing: str  # JSON, Timing.to_json()
-    wall_ms: int
+    wall_ms: int = Field(sa_type=BigInteger)  # epoch ms: beyond 32 bits (PostgreSQL's INTEGER)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import UniqueConstraint, text
+from sqlalchemy import BigInteger, UniqueConstraint, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -25,6 +25,12 @@ import questions.store  # the pack tables live in the same database
 from host.room import RoomError
 
 BUSY_TIMEOUT_S = 0.2  # how long a SQLite write waits for a lock held elsewhere (SQLite's default is 5 s)
+STATEMENT_TIMEOUT_S = 5.0  # PostgreSQL: a statement still running after this is cancelled (a stuck database)
+MIGRATE_LOCK_TIMEOUT_S = 30.0  # PostgreSQL: how long a start waits for another worker's migration, or for a lock
+# its own ALTERs need
+PG_BUSY_STATES = {"55P03", "40001", "40P01"}  # lock_not_available (lock_timeout, NOWAIT), serialization_failure,
+# deadlock_detected: a lock held elsewhere, which passes
+PG_SCHEMA_LOCK = 7_154_931_022  # the advisory lock one start holds while it creates and migrates the tables
 
 
 class RoomRecord(SQLModel, table=True):
@@ -35,9 +41,9 @@ class RoomRecord(SQLModel, table=True):
     code: str = Field(primary_key=True, max_length=8)
     host_token_hash: str
     owner_hash: str | None = Field(default=None, max_length=64)  # host/room.py Room.owner; None: before owners
-    seed: int
-    created_ms: int
-    updated_ms: int = Field(index=True)
+    seed: int = Field(sa_type=BigInteger)  # 63 bits (RoomService.seed_source)
+    created_ms: int = Field(sa_type=BigInteger)  # epoch ms: beyond 32 bits (PostgreSQL's INTEGER)
+    updated_ms: int = Field(index=True, sa_type=BigInteger)
     closed: bool = False
 
 
@@ -52,7 +58,7 @@ class EventRecord(SQLModel, table=True):
     seq: int
     kind: str
     data: str  # JSON
-    wall_ms: int
+    wall_ms: int = Field(sa_type=BigInteger)
 
 
 class ClockRecord(SQLModel, table=True):
@@ -62,7 +68,7 @@ class ClockRecord(SQLModel, table=True):
     __tablename__ = "room_clock"
 
     room_code: str = Field(primary_key=True, max_length=8)
-    game_ms: int
+    game_ms: int = Field(sa_type=BigInteger)
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,11 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
+        elif url.startswith("postgresql"):  # several workers share it (docs/scaling.md): a lock held by another
+            # waits BUSY_TIMEOUT_S like SQLite's (then storage_busy), a dropped connection is replaced, not reported
+            kwargs["pool_pre_ping"] = True
+            kwargs["connect_args"] = {"options": f"-c lock_timeout={round(BUSY_TIMEOUT_S * 1000)}"
+                                                 f" -c statement_timeout={round(STATEMENT_TIMEOUT_S * 1000)}"}
         self.url = url
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
@@ -102,8 +113,9 @@ class Store:
                 cursor.execute("PRAGMA foreign_keys=ON")
                 cursor.close()
 
-        SQLModel.metadata.create_all(self.engine)
-        self.migrate()
+        with self._schema_lock():
+            SQLModel.metadata.create_all(self.engine)
+            self.migrate()
 
     def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int,
                     owner_hash: str | None = None) -> None:
@@ -173,7 +185,44 @@ class Store:
         if "owner_hash" not in {c["name"] for c in inspect(self.engine).get_columns("room")}:
             with self.engine.begin() as connection:
                 connection.execute(text("ALTER TABLE room ADD COLUMN owner_hash VARCHAR(64)"))
+        self._widen_integers()
         questions.store.migrate(self.engine)
+
+    @contextmanager
+    def _schema_lock(self) -> Iterator[None]:
+        """PostgreSQL: one start at a time creates and migrates the tables (workers starting together would each
+        try to create them); a transaction-scoped advisory lock on a connection of its own. Others: nothing."""
+        if self.engine.dialect.name != "postgresql":
+            yield
+            return
+        with self.engine.connect() as guard, guard.begin():
+            guard.execute(text(f"SET LOCAL lock_timeout = {round(MIGRATE_LOCK_TIMEOUT_S * 1000)}"))
+            guard.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_SCHEMA_LOCK})
+            yield
+
+    def _widen_integers(self) -> None:
+        """PostgreSQL: a column the models declare BIGINT (epoch ms, seeds, big answers) that an older version
+        created as INTEGER is widened. SQLite's integers are all 64 bits: nothing to do there."""
+        from sqlalchemy import Integer, inspect
+
+        if self.engine.dialect.name != "postgresql":
+            return
+        inspector = inspect(self.engine)
+        narrow = []
+        for table in SQLModel.metadata.sorted_tables:
+            if not inspector.has_table(table.name):
+                continue
+            found = {c["name"]: c["type"] for c in inspector.get_columns(table.name)}
+            for column in table.columns:
+                kind = found.get(column.name)
+                if isinstance(column.type, BigInteger) and isinstance(kind, Integer) and \
+                        not isinstance(kind, BigInteger):
+                    narrow.append((table.name, column.name))
+        if narrow:
+            with self.engine.begin() as connection:
+                connection.execute(text(f"SET LOCAL lock_timeout = {round(MIGRATE_LOCK_TIMEOUT_S * 1000)}"))
+                for table_name, column_name in narrow:
+                    connection.execute(text(f'ALTER TABLE "{table_name}" ALTER COLUMN "{column_name}" TYPE BIGINT'))
 
     def checkpoint(self) -> bool:
         """SQLite: move everything in the write-ahead log into the database file and empty the log
@@ -196,9 +245,10 @@ class Store:
     def expire_rooms(self, before_ms: int, keep: set[str] | None = None) -> list[str]:
         """Delete the rooms whose last event is older than ``before_ms`` (wall ms), except those in ``keep``; returns
         their codes. Their codes can then be drawn again."""
+        keep = set(keep or ())
         with Session(self.engine) as session:
             codes = [c for c in session.exec(select(RoomRecord.code).where(RoomRecord.updated_ms < before_ms))
-                     if c not in (keep or set())]
+                     if c not in keep]
             if codes:
                 _delete_rooms(session, codes)
                 session.commit()
@@ -223,8 +273,12 @@ def busy_refused() -> Iterator[None]:
 
 def is_busy(error: OperationalError) -> bool:
     """Whether a database error is a lock held elsewhere (SQLite's "database is locked", "database table is locked"
-    or a busy snapshot), which passes, rather than a broken database."""
-    text_ = str(getattr(error, "orig", error)).lower()
+    or a busy snapshot; PostgreSQL's lock timeout, "could not obtain lock", serialization failure or deadlock), which
+    passes, rather than a broken database."""
+    original = getattr(error, "orig", error)
+    if getattr(original, "sqlstate", None) in PG_BUSY_STATES:  # psycopg
+        return True
+    text_ = str(original).lower()
     return "locked" in text_ or "busy" in text_
 
 

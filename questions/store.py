@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine, UniqueConstraint, inspect, text
+from sqlalchemy import BigInteger, Engine, UniqueConstraint, inspect, text
 from sqlmodel import Field, Session, SQLModel, delete, select
 
 from questions.model import Pack, Question
@@ -33,14 +33,15 @@ class PackRecord(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)  # internal: SQLite reuses it (see the module's doc)
     uuid: str = Field(default_factory=lambda: uuid.uuid4().hex, unique=True, index=True, max_length=32)
-    legacy_id: int | None = Field(default=None, index=True)  # the id of a pack stored before uuids
+    legacy_id: int | None = Field(default=None, index=True, sa_type=BigInteger)  # the id of a pack stored before
+    # uuids (SQLite's ids are 64 bits)
     ready: bool = True  # False while its questions are being written (``save_pack``): no one sees it until then
     name: str
     language: str = Field(index=True)
     author: str = ""
     licence: str = ""
     description: str = ""
-    created_ms: int
+    created_ms: int = Field(sa_type=BigInteger)  # epoch ms: beyond 32 bits (PostgreSQL's INTEGER)
     owner_hash: str | None = Field(default=None, index=True, max_length=64)  # None: from before owners, or the CLI
     shared: bool = False  # offered to every room, not only its owner's
 
@@ -55,7 +56,7 @@ class QuestionRecord(SQLModel, table=True):
     position: int
     type: str
     prompt: str
-    answer: int | None = None
+    answer: int | None = Field(default=None, sa_type=BigInteger)  # up to 999,999,999,999 (CAMP-D14)
     unit: str | None = None
     options: str | None = None  # JSON list
     correct: int | None = None
@@ -167,7 +168,10 @@ def migrate(engine: Engine) -> int:
     columns = {c["name"] for c in inspect(engine).get_columns("pack")}
     question_columns = {c["name"] for c in inspect(engine).get_columns("question")}
     images = inspect(engine).has_table("pack_image")  # made by create_all (host/store.py) before this runs
+    indexes = {i["name"] for i in inspect(engine).get_indexes("pack")}
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # an ALTER waits for the other workers' reads and writes
+            connection.execute(text("SET LOCAL lock_timeout = 30000"))  # longer than their 200 ms (host/store.py)
         if "time_limit" not in question_columns:  # questions stored before packs had images and their own times
             connection.execute(text("ALTER TABLE question ADD COLUMN time_limit INTEGER"))
         if "image" not in question_columns:
@@ -175,7 +179,7 @@ def migrate(engine: Engine) -> int:
         if "uuid" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN uuid VARCHAR(32)"))
         if "legacy_id" not in columns:
-            connection.execute(text("ALTER TABLE pack ADD COLUMN legacy_id INTEGER"))
+            connection.execute(text("ALTER TABLE pack ADD COLUMN legacy_id BIGINT"))
         if "ready" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN ready BOOLEAN NOT NULL DEFAULT TRUE"))
         if "owner_hash" not in columns:  # packs stored before owners have none: shared, deleted from the CLI only
@@ -193,9 +197,12 @@ def migrate(engine: Engine) -> int:
         for pack_id in old:
             connection.execute(text("UPDATE pack SET uuid = :uuid, legacy_id = :id WHERE id = :id"),
                                {"uuid": uuid.uuid4().hex, "id": pack_id})
-        connection.execute(text("CREATE UNIQUE INDEX IF NOT EXISTS ix_pack_uuid ON pack (uuid)"))
-        connection.execute(text("CREATE INDEX IF NOT EXISTS ix_pack_legacy_id ON pack (legacy_id)"))
-        connection.execute(text("CREATE INDEX IF NOT EXISTS ix_pack_owner_hash ON pack (owner_hash)"))
+        for name, create in (("ix_pack_uuid", "CREATE UNIQUE INDEX IF NOT EXISTS ix_pack_uuid ON pack (uuid)"),
+                             ("ix_pack_legacy_id", "CREATE INDEX IF NOT EXISTS ix_pack_legacy_id ON pack (legacy_id)"),
+                             ("ix_pack_owner_hash",
+                              "CREATE INDEX IF NOT EXISTS ix_pack_owner_hash ON pack (owner_hash)")):
+            if name not in indexes:  # PostgreSQL locks the table even for an index it already has: only if missing
+                connection.execute(text(create))
     return len(old)
 
 
