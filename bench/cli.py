@@ -13,11 +13,13 @@ from typing import Any
 from bench.report import table
 from host.cli import bounded
 
-SCENARIOS = ("party", "big", "fairness", "recovery")
+SCENARIOS = ("party", "big", "fairness", "recovery", "spread")
 FULL = {"rooms": [10, 50, 100, 250], "audience": [50, 200, 500, 1000], "jitter": [(0, 20), (0, 100), (0, 300)],
-        "duration": 30.0, "recovery_rooms": 100, "recovery_actions": 300, "fairness_phones": 8, "fairness_rounds": 24}
+        "duration": 30.0, "recovery_rooms": 100, "recovery_actions": 300, "fairness_phones": 8, "fairness_rounds": 24,
+        "spread_rooms": 100_000, "spread_workers": 50}
 QUICK = {"rooms": [2], "audience": [10], "jitter": [(0, 20)], "duration": 3.0, "recovery_rooms": 3,
-         "recovery_actions": 60, "fairness_phones": 4, "fairness_rounds": 3}
+         "recovery_actions": 60, "fairness_phones": 4, "fairness_rounds": 3, "spread_rooms": 2000,
+         "spread_workers": 5}
 
 
 def sizes(low: int, high: int, what: str) -> Any:
@@ -56,6 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="party: room counts (default 10,50,100,250)")
     parser.add_argument("--duration", type=bounded(float, 1, 3600, "--duration"), metavar="S",
                         help="party: seconds of play per room count (default 30)")
+    parser.add_argument("--floor", action=argparse.BooleanOptionalAction, default=True,
+                        help="party: also run the same load against a bare Flask-SocketIO relay (default on)")
     parser.add_argument("--timer-scale", type=bounded(float, 0.05, 10, "--timer-scale"), default=0.3, metavar="F",
                         help="party: the server's timer scale, so games move faster (default 0.3)")
     parser.add_argument("--audience", type=sizes(1, 5000, "--audience"), metavar="N,N",
@@ -70,6 +74,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="recovery: rooms in the database (default 100)")
     parser.add_argument("--recovery-actions", type=bounded(int, 10, 100_000, "--recovery-actions"), metavar="N",
                         help="recovery: events in each room's log (default 300)")
+    parser.add_argument("--spread-rooms", type=bounded(int, 1, 200_000, "--spread-rooms"), metavar="N",
+                        help="spread: random room codes routed (default 100000)")
+    parser.add_argument("--spread-workers", type=bounded(int, 1, 1000, "--spread-workers"), metavar="N",
+                        help="spread: workers behind HAProxy (default 50)")
     parser.add_argument("--workers", type=bounded(int, 1, 64, "--workers"), default=3, metavar="N",
                         help="load-generator processes (default 3)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of every random choice (default 1)")
@@ -86,6 +94,8 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         "recovery_actions": args.recovery_actions or base["recovery_actions"],
         "fairness_phones": args.fairness_phones or base["fairness_phones"],
         "fairness_rounds": args.fairness_rounds or base["fairness_rounds"],
+        "spread_rooms": args.spread_rooms or base["spread_rooms"],
+        "spread_workers": args.spread_workers or base["spread_workers"],
     }
 
 
@@ -100,9 +110,24 @@ BIG_COLUMNS = [("audience", "audience"), ("accepted", "accepted"), ("stored", "l
                ("rss_mb", "server RSS MB")]
 FAIR_COLUMNS = [("jitter", "one-way jitter"), ("pairs", "pairs"), ("effective", "fair-timing order %"),
                 ("receipt", "server-receipt order %")]
+FLOOR_COLUMNS = [("rooms", "rooms"), ("actions", "actions"), ("relay_actions", "relay actions"),
+                 ("p99", "p99 ms"), ("relay_p99", "relay p99 ms"), ("p99_ratio", "p99 ×"),
+                 ("cpu_ms_per_action", "CPU ms/action"), ("relay_cpu_ms_per_action", "relay CPU ms/action"),
+                 ("cpu_ratio", "CPU ×"), ("relay_lost", "relay lost")]
 RECOVERY_COLUMNS = [("rooms", "rooms"), ("events", "events"), ("restored", "restored"),
                     ("start_to_ready_s", "start to ready s"), ("restore_s", "restore alone s"),
                     ("per_event_us", "µs/event"), ("rss_mb", "server RSS MB")]
+SPREAD_COLUMNS = [("weight", "weight"), ("hash", "hash-type"), ("points", "points/worker"),
+                  ("max_pct", "busiest, % of mean"), ("min_pct", "idlest, % of mean"),
+                  ("leave_moved", "one leaves: rooms moved"), ("leave_ideal", "ideal"),
+                  ("leave_others", "of other workers"), ("join_moved", "one joins: rooms moved"),
+                  ("join_ideal", "ideal"), ("join_others", "to other workers")]
+
+
+def spread_title(sizes_: dict[str, Any]) -> str:
+    """The spread table's title: what was routed, and how."""
+    return (f"Routing spread: {sizes_['spread_rooms']} room codes on {sizes_['spread_workers']} workers by HAProxy "
+            "2.6's consistent hashing (balance url_param room); then the last worker leaves, or a new one joins")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -134,6 +159,11 @@ def run(args: argparse.Namespace) -> int:
                                                                       args.timer_scale, args.seed))
                 for r in sizes_["rooms"]]
         results["party"] = [r for r in rows if r]
+        if args.floor:
+            rows = [attempt(f"floor, {r['rooms']} rooms", lambda r=r: scenarios.floor(r, args.workers,
+                                                                                   sizes_["duration"], args.seed))
+                    for r in results["party"]]
+            results["floor"] = [r for r in rows if r]
     if "big" in chosen:
         rows = [attempt(f"big room, {n} audience", lambda n=n: scenarios.big(n, args.workers, args.seed))
                 for n in sizes_["audience"]]
@@ -146,12 +176,19 @@ def run(args: argparse.Namespace) -> int:
         row = attempt("recovery", lambda: scenarios.recovery(sizes_["recovery_rooms"], sizes_["recovery_actions"],
                                                              args.seed))
         results["recovery"] = [row] if row else []
+    if "spread" in chosen:
+        from bench import hashring
+
+        rows = attempt("spread", lambda: hashring.spread(sizes_["spread_rooms"], sizes_["spread_workers"], args.seed))
+        results["spread"] = rows or []
     print()
     for key, title, columns in (
             ("party", "Party load: action-to-update latency (every other client of the room)", PARTY_COLUMNS),
+            ("floor", "The floor: the same party load on a bare Flask-SocketIO relay (bench/relay.py)", FLOOR_COLUMNS),
             ("big", "Big room: audience answers and the reveal", BIG_COLUMNS),
             ("fairness", "Fairness: pairs ordered as their true reactions (gap ≥ 20 ms)", FAIR_COLUMNS),
-            ("recovery", "Recovery: server start to every room restored", RECOVERY_COLUMNS)):
+            ("recovery", "Recovery: server start to every room restored", RECOVERY_COLUMNS),
+            ("spread", spread_title(sizes_), SPREAD_COLUMNS)):
         if key in results:
             print(table(title, columns, results[key]))
             print()

@@ -12,6 +12,7 @@ from typing import Any
 
 from bench import fairness
 from bench.phones import worker
+from bench.relay import RelayServer
 from bench.report import summary
 from bench.server import Server
 
@@ -60,11 +61,14 @@ def _wait_ready(queue: Any, count: int, timeout: float, processes: list[Any], re
     return total
 
 
-def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed: int = 1) -> dict[str, Any]:
-    """R rooms, each a TV and three phones playing the Short Campaign at a bot's pace."""
+def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed: int = 1,
+          relay_step_ms: int | None = None) -> dict[str, Any]:
+    """R rooms, each a TV and three phones playing the Short Campaign at a bot's pace; with ``relay_step_ms``, the
+    same phones against the bare relay (bench/relay.py) instead of Throneroom, its steps that long."""
     ctx = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
-        server = Server(Path(tmp) / "party.db", timer_scale=timer_scale, seed=seed)
+        server = (RelayServer(Path(tmp) / "relay.db", relay_step_ms) if relay_step_ms is not None
+                  else Server(Path(tmp) / "party.db", timer_scale=timer_scale, seed=seed))
         server.start()
         try:
             rss_empty = server.rss_bytes()
@@ -86,14 +90,45 @@ def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed:
             server.stop()
     latencies = [x for f in figures for x in f["latencies"]]
     generator_cpu = sum(f["cpu"] for f in figures) / max(f["wall"] for f in figures)
+    actions = sum(f["actions"] for f in figures)
     return {
-        "rooms": rooms, "clients": rooms * 4, "actions": sum(f["actions"] for f in figures),
+        "rooms": rooms, "clients": rooms * 4, "actions": actions,
         "refused": sum(f["refused"] for f in figures),
+        "cpu_ms_per_action": round(1000 * cpu / actions, 2) if actions else None,
         "latency": summary(latencies), "lost": sum(f["lost"] for f in figures),
         "disorder": sum(f["disorder"] for f in figures), "states": sum(f["states"] for f in figures),
         "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
         "rss_mb": round(rss / MB, 1), "per_room_kb": round((rss - rss_empty) / rooms / 1024, 1),
         "workers": workers,
+    }
+
+
+def relay_step_ms(row: dict[str, Any], duration_s: float) -> int:
+    """The relay's step length that gives the relay about as many actions as Throneroom had in ``row``. The
+    actions measured fall between the last game start plus a second and the end of the run (bench/phones.py); in
+    the relay, three players act once per step, each after 15-60 % of the step's length, so a step lasts on average
+    0.4875 of it (the mean of the latest of three)."""
+    window = max(0.5, duration_s - min(5.0, duration_s / 4) - 1)
+    rate = row["actions"] / row["rooms"] / window  # actions a room-second
+    return round(min(30_000.0, max(300.0, 3 / (0.4875 * rate) * 1000))) if rate > 0 else 3000
+
+
+def floor(row: dict[str, Any], workers: int, duration_s: float, seed: int = 1) -> dict[str, Any]:
+    """The party load of ``row`` (a Throneroom run) again, against the bare relay: both figures and their ratios."""
+    step_ms = relay_step_ms(row, duration_s)
+    relay = party(row["rooms"], workers, duration_s, 1.0, seed, relay_step_ms=step_ms)
+
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 1) if a is not None and b else None
+
+    return {
+        "rooms": row["rooms"], "actions": row["actions"], "p99": row["latency"]["p99"],
+        "cpu_ms_per_action": row["cpu_ms_per_action"], "relay_step_ms": step_ms, "relay_actions": relay["actions"],
+        "relay_p99": relay["latency"]["p99"], "relay_cpu_ms_per_action": relay["cpu_ms_per_action"],
+        "relay_lost": relay["lost"], "relay_refused": relay["refused"], "relay_server_cpu": relay["server_cpu"],
+        "p99_ratio": ratio(row["latency"]["p99"], relay["latency"]["p99"]),
+        "cpu_ratio": ratio(row["cpu_ms_per_action"], relay["cpu_ms_per_action"]),
+        "relay": relay,
     }
 
 

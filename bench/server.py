@@ -40,8 +40,8 @@ class Server:
         self.started_at = 0.0
         self.ready_after = 0.0  # seconds from the process's start to its first answered HTTP request
 
-    def start(self, timeout: float = 120) -> None:
-        """Start the process and wait until it answers over HTTP."""
+    def command(self) -> list[str]:
+        """The server's command line."""
         args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale), "--quiet",
                 # every simulated phone and room comes from this one address: the per-address limits would stop the
@@ -52,6 +52,11 @@ class Server:
             args.append("--test-games")
         if self.seed is not None:
             args += ["--seed", str(self.seed)]
+        return args
+
+    def start(self, timeout: float = 120) -> None:
+        """Start the process and wait until it answers over HTTP."""
+        args = self.command()
         out = open(self.log, "a")  # noqa: SIM115 - the server writes to it for its whole life
         self.started_at = time.monotonic()
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,

@@ -77,3 +77,30 @@ def test_figures_and_tables():
     assert summary([]) == {"n": 0, "p50": None, "p95": None, "p99": None, "max": None}
     text = table("T", [("a", "A"), ("b.c", "C")], [{"a": 1, "b": {"c": 2.25}}, {"a": None}])
     assert text.splitlines()[2:] == ["| A | C |", "|---|---:|", "| 1 | 2.2 |", "| — | — |"]
+
+
+def test_the_spread_scenario_prints_its_table(tmp_path: Path, capsys: pytest.CaptureFixture):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "spread.json"
+    assert run(parser.parse_args(["--quick", "--scenario", "spread", "--json", str(out)])) == 0
+    printed = capsys.readouterr().out
+    assert "| weight | hash-type | points/worker | busiest, % of mean |" in printed
+    rows = json.loads(out.read_text())["spread"]
+    assert [(r["weight"], r["hash"]) for r in rows][:2] == [(1, "consistent sdbm"), (1, "consistent (sdbm avalanche)")]
+    assert len(rows) == 8 and all(r["rooms"] == 2000 and r["workers"] == 5 for r in rows)
+    assert all(r["leave_others"] == 0 and r["join_others"] == 0 for r in rows)  # only the leaving worker's rooms
+
+
+def test_the_party_scenario_runs_the_same_load_on_the_relay(tmp_path: Path, capsys: pytest.CaptureFixture):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "party.json"
+    assert run(parser.parse_args(["--quick", "--scenario", "party", "--workers", "2", "--json", str(out)])) == 0
+    printed = capsys.readouterr().out
+    assert "| rooms | actions | relay actions | p99 ms | relay p99 ms | p99 × | CPU ms/action |" in printed
+    floor = json.loads(out.read_text())["floor"][0]
+    assert floor["rooms"] == 2 and floor["relay_actions"] > 0 and floor["relay_lost"] == 0
+    assert floor["relay_refused"] == 0 and floor["relay"]["disorder"] == 0
+    well_formed(floor["relay"]["latency"], floor["relay_actions"])
+    assert floor["relay_cpu_ms_per_action"] > 0 and floor["cpu_ratio"] is not None
