@@ -43,6 +43,9 @@ DEFAULTS: dict[str, Any] = {
     "ROOM_TTL_HOURS": 48.0,  # a room without activity this long is deleted, and its code can be drawn again
     "ALLOWED_HOSTS": (),  # names the server answers to besides its public URL's and the loopback ones
     "TRUST_PROXY": 0,  # how many reverse proxies in front set X-Forwarded-For/-Proto/-Host
+    # docs/scaling.md: one of several workers behind HAProxy
+    "WORKER_ID": None,  # set: this process is a worker; it holds a lease on each room it loads (host/lease.py)
+    "MESSAGE_QUEUE": None,  # redis:// URL of Flask-SocketIO's message queue shared by the workers
 }
 
 
@@ -99,10 +102,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from host.guard import HostCheck, RateLimits, host_names
 
     limits = RateLimits(settings)  # before the database: a bad setting is told before anything is opened
+    clock = settings["CLOCK"] or Clock()
     store = Store(settings["DATABASE_URL"])
+    if settings["WORKER_ID"]:
+        from host.lease import Leases
+
+        store.leases = Leases(store.engine, str(settings["WORKER_ID"]), lambda: clock.wall_ms())
     service = RoomService(
         store,
-        settings["CLOCK"] or Clock(),
+        clock,
         timer_scale=float(settings["TIMER_SCALE"]),
         include_unlisted=bool(settings["INCLUDE_UNLISTED_GAMES"]),
         seed_source=settings["SEED_SOURCE"],
@@ -120,6 +128,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         async_handlers=False,  # one client's events are handled in the order it sent them
         ping_interval=5,
         ping_timeout=10,
+        **({"message_queue": settings["MESSAGE_QUEUE"]} if settings["MESSAGE_QUEUE"] else {}),
     )
     runtime = Runtime(service, socketio, settings["PUBLIC_URL"].rstrip("/"),
                       coalesce_broadcasts=settings["COALESCE_BROADCASTS"], limits=limits,
@@ -144,9 +153,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     socketio.on_namespace(TvNamespace("/tv"))
     socketio.on_namespace(PlayerNamespace("/play"))
     install_broadcast(runtime)
-    restored = service.restore_all()
-    if restored:
-        log.info("restored %d room(s) from the database", restored)
+    service.sleep = socketio.sleep
+    if store.leases is None:  # a worker loads each room when its first socket comes (docs/scaling.md)
+        restored = service.restore_all()
+        if restored:
+            log.info("restored %d room(s) from the database", restored)
     return app
 
 
@@ -220,6 +231,11 @@ def shutdown(app: Flask) -> None:
     if audience.pending:  # the database refused them (locked elsewhere) until the very end
         log.error("stopped with %d audience answer(s) the database would not take", len(audience.pending))
     runtime.service.save_clocks(0)
+    if runtime.service.store.leases is not None:  # a worker's rooms move at once, not when their leases expire
+        try:
+            runtime.service.store.leases.release_all()
+        except Exception:  # a stop always ends
+            log.warning("could not release the room leases", exc_info=True)
     try:  # everything into the .db file: a copy of that file alone is then a whole backup
         if not runtime.service.store.checkpoint():
             log.warning("the database's write-ahead log could not be emptied (in use elsewhere)")

@@ -98,6 +98,58 @@ def public_url(text: str) -> str:
     return text.rstrip("/")
 
 
+def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) -> None:
+    """The options ``serve`` and ``worker`` share (a worker sits behind HAProxy: its defaults say so)."""
+    parser.add_argument("--timer-scale", type=timer_scale, default=1.0, metavar="F",
+                       help="multiply every game timer by F (e.g. 0.1 for a quick demo)")
+    parser.add_argument("--public-url", type=public_url, metavar="URL", required=behind_proxy,
+                        help="the address phones use, e.g. behind a reverse proxy" +
+                        (": HAProxy's" if behind_proxy else " (default: this machine's LAN address)"))
+    parser.add_argument("--async-mode", choices=ASYNC_MODES, default=os.environ.get("THRONEROOM_ASYNC_MODE", "eventlet"),
+                       help="Flask-SocketIO async mode (default eventlet)")
+    parser.add_argument("--seed", type=int, metavar="N", help="make every random draw reproducible from N "
+                       "(room codes excepted): for tests and demos")
+    parser.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--quiet", action="store_true", help="do not print the QR code")
+    limits = parser.add_argument_group("limits (docs/security.md)")
+    limits.add_argument("--room-rate", type=rate, metavar="RATE", help="rooms one address may create "
+                        "(default 5/minute;30/hour; 'off': no limit)")
+    limits.add_argument("--join-rate", type=rate, metavar="RATE", help="joins from one address "
+                        "(default 20/minute;200/hour)")
+    limits.add_argument("--watch-rate", type=rate, metavar="RATE", help="TV screens one address may open "
+                        "(default 30/minute)")
+    limits.add_argument("--upload-rate", type=rate, metavar="RATE", help="pack uploads from one address "
+                        "(default 10/minute;60/hour)")
+    limits.add_argument("--rate-storage", default=None if behind_proxy else "memory://", metavar="URI",
+                        help="where rate counts are kept: memory:// or a redis:// URI (default: " +
+                        ("the message queue's Redis, shared by the workers)" if behind_proxy else "memory://)"))
+    limits.add_argument("--max-spectators", type=bounded(int, 0, 100_000, "--max-spectators"), default=500,
+                        metavar="N", help="spectators per room (default 500)")
+    limits.add_argument("--max-watchers", type=bounded(int, 0, 1000, "--max-watchers"), default=8, metavar="N",
+                        help="TV screens per room besides the host's (default 8)")
+    limits.add_argument("--room-ttl-hours", type=bounded(float, 1, 8760, "--room-ttl-hours"), default=48.0,
+                        metavar="H", help="a room without activity for H hours is deleted (default 48)")
+    limits.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="another name this server answers to besides the public URL's (repeatable)")
+    limits.add_argument("--trust-proxy", type=bounded(int, 0, 5, "--trust-proxy"), default=int(behind_proxy),
+                        metavar="N", help="N reverse proxies in front set X-Forwarded-For/-Proto/-Host (default "
+                        + ("1: HAProxy)" if behind_proxy else "0: none)"))
+
+
+def redis_url(text: str) -> str:
+    """An argparse type: a Redis URL (the message queue)."""
+    if urlsplit(text).scheme not in ("redis", "rediss", "unix"):
+        raise argparse.ArgumentTypeError(f"the message queue must be a redis:// URL, not {text!r}")
+    return text
+
+
+def worker_name(text: str) -> str:
+    """An argparse type: a worker's name, as the lease table keeps it."""
+    if not 1 <= len(text) <= 64 or not all(c.isalnum() or c in "-_." for c in text):
+        raise argparse.ArgumentTypeError("a worker id is 1 to 64 letters, digits, '-', '_' or '.'")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="throneroom", description="Quiz battles and board games on the TV.")
@@ -107,39 +159,22 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     serve.add_argument("--db", metavar="PATH", help=f"SQLite file (default {data_dir() / 'throneroom.db'})")
     serve.add_argument("--database-url", metavar="URL", help="any SQLAlchemy database URL (instead of --db)")
-    serve.add_argument("--timer-scale", type=timer_scale, default=1.0, metavar="F",
-                       help="multiply every game timer by F (e.g. 0.1 for a quick demo)")
-    serve.add_argument("--public-url", type=public_url, metavar="URL",
-                       help="the address phones use, e.g. behind a reverse proxy (default: this machine's LAN address)")
-    serve.add_argument("--async-mode", choices=ASYNC_MODES, default=os.environ.get("THRONEROOM_ASYNC_MODE", "eventlet"),
-                       help="Flask-SocketIO async mode (default eventlet)")
+    server_options(serve)
     serve.add_argument("--demo", choices=["campaign"], help="open a room where bots play the game on the TV by "
                        "themselves, again and again (attract mode)")
-    serve.add_argument("--seed", type=int, metavar="N", help="make every random draw reproducible from N "
-                       "(room codes excepted): for tests and demos")
-    serve.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
-    serve.add_argument("--quiet", action="store_true", help="do not print the QR code")
-    limits = serve.add_argument_group("limits (docs/security.md)")
-    limits.add_argument("--room-rate", type=rate, metavar="RATE", help="rooms one address may create "
-                        "(default 5/minute;30/hour; 'off': no limit)")
-    limits.add_argument("--join-rate", type=rate, metavar="RATE", help="joins from one address "
-                        "(default 20/minute;200/hour)")
-    limits.add_argument("--watch-rate", type=rate, metavar="RATE", help="TV screens one address may open "
-                        "(default 30/minute)")
-    limits.add_argument("--upload-rate", type=rate, metavar="RATE", help="pack uploads from one address "
-                        "(default 10/minute;60/hour)")
-    limits.add_argument("--rate-storage", default="memory://", metavar="URI",
-                        help="where rate counts are kept: memory:// (default) or a redis:// URI")
-    limits.add_argument("--max-spectators", type=bounded(int, 0, 100_000, "--max-spectators"), default=500,
-                        metavar="N", help="spectators per room (default 500)")
-    limits.add_argument("--max-watchers", type=bounded(int, 0, 1000, "--max-watchers"), default=8, metavar="N",
-                        help="TV screens per room besides the host's (default 8)")
-    limits.add_argument("--room-ttl-hours", type=bounded(float, 1, 8760, "--room-ttl-hours"), default=48.0,
-                        metavar="H", help="a room without activity for H hours is deleted (default 48)")
-    limits.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                        help="another name this server answers to besides the public URL's (repeatable)")
-    limits.add_argument("--trust-proxy", type=bounded(int, 0, 5, "--trust-proxy"), default=0, metavar="N",
-                        help="N reverse proxies in front set X-Forwarded-For/-Proto/-Host (default 0: none)")
+    serve.set_defaults(message_queue=None, worker_id=None)
+    worker = sub.add_parser("worker", help="one of several server processes behind HAProxy (docs/scaling.md)")
+    worker.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: HAProxy on "
+                        "this machine; 0.0.0.0 when HAProxy runs on another)")
+    worker.add_argument("--port", type=port_number, required=True, help="port of this worker")
+    worker.add_argument("--database-url", metavar="URL", required=True,
+                        help="the database all workers share, e.g. postgresql+psycopg://user@host/throneroom")
+    worker.add_argument("--message-queue", metavar="URL", required=True, type=redis_url,
+                        help="the Redis all workers share, e.g. redis://127.0.0.1:6379/0")
+    worker.add_argument("--worker-id", metavar="NAME", type=worker_name,
+                        help="this worker's name in the logs and the lease table (default: a new random one)")
+    server_options(worker, behind_proxy=True)
+    worker.set_defaults(db=None, demo=None)
 
     packs = sub.add_parser("pack", help="question packs").add_subparsers(dest="pack_command", required=True)
     for command, text in (("import", "check a pack file and store it"), ("validate", "check a pack file only"),
@@ -455,6 +490,17 @@ class StopRequest:
             self.signum = signum
 
 
+def green_sockets(async_mode: str) -> None:
+    """A worker under eventlet: make the standard library's sockets cooperative before anything opens one. The Redis
+    message queue listens on a socket for the whole life of the process, and python-socketio refuses to run it under
+    eventlet otherwise (Flask-SocketIO's documented requirement); a single ``serve`` has no queue and is left as it
+    is. The one place Throneroom touches eventlet itself: Socket.IO's own primitives do everything else."""
+    if async_mode == "eventlet":
+        import eventlet
+
+        eventlet.monkey_patch(socket=True, select=True)
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     url, described = database_url(args)
@@ -470,7 +516,16 @@ def serve(args: argparse.Namespace) -> int:
             address = args.host
         public = f"http://{address}:{args.port}"
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    worker_id = None
+    if args.command == "worker":
+        green_sockets(args.async_mode)
+        from host.lease import new_worker_id
+
+        worker_id = args.worker_id or new_worker_id()
+        if args.rate_storage is None:  # the workers count one address's joins and rooms together
+            args.rate_storage = args.message_queue
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+                        if worker_id is None else f"%(asctime)s %(levelname)s [{worker_id}] %(name)s: %(message)s")
     for noisy in ("socketio.server", "werkzeug"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
@@ -491,6 +546,7 @@ def serve(args: argparse.Namespace) -> int:
             "RATE_STORAGE": args.rate_storage, "MAX_SPECTATORS": args.max_spectators,
             "MAX_WATCHERS": args.max_watchers, "ROOM_TTL_HOURS": args.room_ttl_hours,
             "ALLOWED_HOSTS": tuple(args.allowed_host), "TRUST_PROXY": args.trust_proxy,
+            "MESSAGE_QUEUE": args.message_queue, "WORKER_ID": worker_id,
         })
     except Exception as error:  # noqa: BLE001 - a database that cannot be opened, most often: say it in one line
         print(f"throneroom: cannot start: {error}", file=sys.stderr)
@@ -549,7 +605,7 @@ def serve(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``throneroom`` console script."""
     args = build_parser().parse_args(argv)
-    if args.command == "serve":
+    if args.command in ("serve", "worker"):
         return serve(args)
     if args.command == "map":
         return map_validate(args)

@@ -21,6 +21,7 @@ from engine import registry
 from engine.core import Timing
 from host.audience import Audience, AudienceError
 from host.houses import HouseRequests
+from host.lease import RENEW_MS, TTL_MS, LeaseLost
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -138,6 +139,9 @@ class RoomService:
         self.notify: Callable[[str], None] = lambda code: None
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None
         self.yield_now: Callable[[], None] = lambda: None  # the ticker lets others run between busy rooms
+        self.sleep: Callable[[float], None] = time.sleep  # the app gives Socket.IO's own (waiting for a lease)
+        self.on_moved: Callable[[str, list[str]], None] = lambda code, sids: None  # close a room's sockets
+        self.renewed_ms: int | None = None  # monotonic ms of the last lease renewal (workers)
         self._registry_lock = threading.Lock()
 
     # ----- rooms -----
@@ -158,7 +162,9 @@ class RoomService:
                 raise RoomError("no_code", "every room code is in use: try again later (rooms end after "
                                 f"{self.room_ttl_ms // 3_600_000} h without activity)")
             self.store.create_room(code, hash_token(host_token), seed, self.clock.wall_ms(), owner)
-            self._install(Room(code, seed, hash_token(host_token), self.timer_scale, self.include_unlisted, owner))
+            if self.store.leases is None:  # a worker leaves the room to the worker its code routes to, which
+                self._install(Room(code, seed, hash_token(host_token), self.timer_scale, self.include_unlisted,
+                                   owner))  # loads it when its TV comes (docs/scaling.md)
         return code, host_token
 
     def _owner_from(self, came_from: Any) -> str | None:
@@ -186,11 +192,30 @@ class RoomService:
         room = self.rooms.get(code)
         if room is not None:
             return room
+        if self.store.leases is not None:
+            self._take(code)
         with self._registry_lock:
             room = self.rooms.get(code) or self._load(code)
         if room is None:
+            if self.store.leases is not None:  # no such room: nothing to hold
+                self.store.leases.held.pop(code, None)
             raise RoomError("unknown_room", f"there is no room {code}", "code")
         return room
+
+    def _take(self, code: str) -> None:
+        """A worker: hold the room's lease before loading it, waiting while its holder hands it over (at its next
+        renewal) or, if the holder died, until the lease expires; RoomError ``room_moving`` if it takes longer."""
+        leases = self.store.leases
+        assert leases is not None
+        if code in leases.held:
+            return
+        if self.store.room(code) is None:  # no room: nothing to take (unknown_room follows)
+            return
+        deadline = self.clock.monotonic_ms() + TTL_MS + 2 * RENEW_MS
+        while not leases.acquire(code):
+            if self.clock.monotonic_ms() >= deadline:
+                raise RoomError("room_moving", "this room is moving to another server: try again in a moment")
+            self.sleep(0.1)
 
     def _load(self, code: str) -> Room | None:
         record = self.store.room(code)
@@ -257,7 +282,11 @@ class RoomService:
         with self.locks[room.code]:
             data = {**data, "gt": self.game_now(room)}
             effect = room.plan(kind, data)
-            self.store.append(room.code, room.seq + 1, kind, data, self.clock.wall_ms())
+            try:
+                self.store.append(room.code, room.seq + 1, kind, data, self.clock.wall_ms())
+            except LeaseLost:  # another worker took the room (this one was paused or cut off): it acts no more here
+                self._moved(room.code)
+                raise RoomError("room_moved", "this room moved to another server: reconnecting") from None
             effect()
             self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
             self.active_ms[room.code] = self.clock.wall_ms()
@@ -652,8 +681,50 @@ class RoomService:
         self.audience.flush()
         self.houses.expire()
         self.save_clocks()
+        self.renew_leases()
         self._watch_lineups()
         self.expire()
+
+    def renew_leases(self) -> None:
+        """A worker, once every ``RENEW_MS``: renew its rooms' leases; drop the rooms another worker took meanwhile,
+        and hand over those another worker asked for (clock written and lease released in one transaction, then the
+        room's sockets closed: they reconnect through HAProxy to the worker that asked)."""
+        leases = self.store.leases
+        now = self.clock.monotonic_ms()
+        if leases is None or (self.renewed_ms is not None and now - self.renewed_ms < RENEW_MS):
+            return
+        self.renewed_ms = now
+        try:
+            renewal = leases.renew()
+        except Exception:  # the database is out of reach: the leases run on until they expire; try again next tick
+            log.warning("could not renew the room leases", exc_info=True)
+            return
+        for code in renewal.lost:
+            log.warning("room %s: another worker took it", code)
+            self._moved(code)
+        for code in renewal.wanted:
+            room = self.rooms.get(code)
+            try:
+                with self.locks.get(code) or threading.RLock():
+                    clock = {code: self.game_now(room)} if room is not None else {}
+                    self.store.save_clocks(clock, release=code)
+            except Exception:
+                log.warning("room %s: could not hand it over", code, exc_info=True)
+                continue
+            log.info("room %s: handed over to the worker that asked", code)
+            self._moved(code)
+
+    def _moved(self, code: str) -> None:
+        """This worker no longer holds the room: forget it and close its sockets (they reconnect to its holder)."""
+        if self.store.leases is not None:
+            self.store.leases.held.pop(code, None)
+        sids = list(self.connections.get(code, {}))
+        with self._registry_lock:
+            self._forget(code)
+        for sid in sids:
+            self.sids.pop(sid, None)
+            self.rtts.pop(sid, None)
+        self.on_moved(code, sids)
 
     def _watch_lineups(self) -> None:
         """A phone gone past the seat grace leaves the next game's lineup with no event: once a second, tell each room
@@ -686,11 +757,14 @@ class RoomService:
         if not due:
             return
         try:
-            self.store.save_clocks(due)
+            lost = self.store.save_clocks(due)
         except Exception:  # the database is busy: the next tick writes a newer clock anyway
             log.warning("could not write the game clocks of %d room(s)", len(due), exc_info=True)
             return
-        self.clocks_saved.update(due)
+        self.clocks_saved.update({code: ms for code, ms in due.items() if code not in lost})
+        for code in lost:
+            log.warning("room %s: another worker took it", code)
+            self._moved(code)
 
     def expire(self) -> list[str]:
         """Delete the rooms without activity (an event or a connection) for the rooms' time to live and no one

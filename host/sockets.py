@@ -16,7 +16,7 @@ from flask import current_app, request
 from flask_socketio import Namespace
 from socketio.packet import Packet
 
-from host.room import RoomError
+from host.room import RoomError, normalise_code
 
 log = logging.getLogger("throneroom.sockets")
 
@@ -139,6 +139,22 @@ class SafeNamespace(Namespace):
 
         return self.socketio._handle_event(guarded, event, self.namespace, sid, data)
 
+    def room_of(self, raw_code: Any) -> Any:
+        """The room a watch, hello or join names. Behind HAProxy (a worker) the connection must have been routed for
+        that room (its ``room`` query parameter, docs/scaling.md): a worker never takes a room it was not sent, which
+        would move the room away from the worker its code routes to."""
+        service = runtime().service
+        if service.store.leases is not None:
+            routed = request.args.get("room", "")
+            try:
+                same = normalise_code(routed) == normalise_code(raw_code)
+            except RoomError:
+                same = False
+            if not same:
+                raise RoomError("wrong_route", "this connection was opened for another room: reconnect with "
+                                "?room=CODE", "code")
+        return service.room(raw_code)
+
     def on_disconnect(self, reason: Any = None) -> None:
         rt = runtime()
         if rt.stopping:  # the server closes every socket as it stops (host/app.py shutdown): no room to tell
@@ -169,7 +185,7 @@ class TvNamespace(SafeNamespace):
         data = payload_dict(data, "code")
         rt = runtime()
         rt.host_sids.discard(request.sid)  # host rights belong to one room: watching again starts over
-        room = rt.service.room(data["code"])
+        room = self.room_of(data["code"])
         token = data.get("host_token")
         as_host = token is not None and rt.service.is_host(room, token)
         if token is not None and not as_host:
@@ -271,18 +287,18 @@ def install_broadcast(rt: Any) -> None:
                 own_now[sid] = own
                 if not spectators_changed and own_before.get(sid) == own:
                     continue  # nothing this phone shows changed (someone joined, say): no message to it
-                socketio.emit("state", state, to=sid, namespace="/play")
+                socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
                 continue
             if key not in cache:
                 cache[key] = service.view(room, seat_id, as_host)
             namespace = "/tv" if seat_id is None else "/play"
-            socketio.emit("state", cache[key], to=sid, namespace=namespace)
+            socketio.emit("state", cache[key], to=sid, namespace=namespace, ignore_queue=True)
         own_sent[code] = own_now
 
     def on_kick(code: str, seat_id: int) -> None:
         for sid, seat in list(service.connections.get(code, {}).items()):
             if seat == seat_id:
-                socketio.emit("kicked", {"code": code}, to=sid, namespace="/play")
+                socketio.emit("kicked", {"code": code}, to=sid, namespace="/play", ignore_queue=True)
                 service.disconnect(sid)
 
     def probe(sid: str) -> None:
@@ -292,18 +308,35 @@ def install_broadcast(rt: Any) -> None:
         def answered(*_: Any) -> None:
             service.record_rtt(sid, service.clock.monotonic_ms() - sent)
 
-        socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered)
+        socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
+                      ignore_queue=True)
 
     def probe_all() -> None:
         for sid, (_, seat_id) in list(service.sids.items()):
             if seat_id is not None:
                 probe(sid)
 
+    def on_moved(code: str, sids: list[str]) -> None:
+        """The room left this worker (handed over, or taken by another): close its sockets at the Engine.IO level, as a
+        stop does, so that the pages reconnect by themselves, through HAProxy, to the worker that now holds it."""
+        eio = socketio.server.eio
+        for sid in sids:
+            rt.host_sids.discard(sid)
+            for namespace in ("/tv", "/play"):
+                eio_sid = socketio.server.manager.eio_sid_from_sid(sid, namespace)
+                socket = eio.sockets.get(eio_sid) if eio_sid else None
+                if socket is not None:
+                    try:
+                        socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+                    except Exception:  # one broken socket must not keep the others open
+                        log.warning("room %s: could not close socket %s", code, sid, exc_info=True)
+
     def tell_phone(sid: str, event: str, data: dict[str, Any]) -> None:
-        socketio.emit(event, data, to=sid, namespace="/play")
+        socketio.emit(event, data, to=sid, namespace="/play", ignore_queue=True)
 
     service.notify = notify
     service.on_kick = on_kick
     service.tell_phone = tell_phone  # claims answered, house requests
+    service.on_moved = on_moved
     rt.probe = probe
     rt.probe_all = probe_all

@@ -22,6 +22,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 import questions.store  # the pack tables live in the same database
+from host.lease import Leases, RoomLease
 from host.room import RoomError
 
 BUSY_TIMEOUT_S = 0.2  # how long a SQLite write waits for a lock held elsewhere (SQLite's default is 5 s)
@@ -116,6 +117,7 @@ class Store:
         with self._schema_lock():
             SQLModel.metadata.create_all(self.engine)
             self.migrate()
+        self.leases: Leases | None = None  # a worker's room leases (host/lease.py); None: ``serve`` owns every room
 
     def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int,
                     owner_hash: str | None = None) -> None:
@@ -141,6 +143,8 @@ class Store:
         """Append one event and commit; raises if the sequence number is taken, and RoomError ``storage_busy`` (with
         nothing written) if the database stayed locked by someone else for ``BUSY_TIMEOUT_S``."""
         with busy_refused(), Session(self.engine) as session:
+            if self.leases is not None:  # a worker writes only to the rooms it holds (LeaseLost: nothing written)
+                self.leases.fence(session.connection(), code)
             session.add(EventRecord(room_code=code, seq=seq, kind=kind,
                                     data=json.dumps(data, separators=(",", ":")), wall_ms=wall_ms))
             record = session.get(RoomRecord, code)
@@ -157,11 +161,18 @@ class Store:
         for row in rows:
             yield StoredEvent(row.seq, row.kind, json.loads(row.data), row.wall_ms)
 
-    def save_clocks(self, clocks: dict[str, int]) -> None:
-        """Write the game clocks of running rooms, all in one transaction."""
-        if not clocks:
-            return
+    def save_clocks(self, clocks: dict[str, int], release: str | None = None) -> list[str]:
+        """Write the game clocks of running rooms, all in one transaction; a worker writes only those of the rooms it
+        still holds, and ``release`` gives up that room's lease in the same transaction (a hand-over). Returns the
+        rooms whose lease this worker lost (their clocks are not written)."""
+        if not clocks and release is None:
+            return []
+        lost: list[str] = []
         with Session(self.engine) as session:
+            if self.leases is not None:
+                held = set(self.leases.still_held(session.connection(), sorted(clocks)))
+                lost = [code for code in clocks if code not in held]
+                clocks = {code: ms for code, ms in clocks.items() if code in held}
             for code, game_ms in clocks.items():
                 record = session.get(ClockRecord, code)
                 if record is None:
@@ -169,7 +180,10 @@ class Store:
                 else:
                     record.game_ms = game_ms
                     session.add(record)
+            if release is not None and self.leases is not None:
+                self.leases.release(session.connection(), release)
             session.commit()
+        return lost
 
     def clock(self, code: str) -> int | None:
         """The room's game clock as last written, if ever."""
@@ -246,6 +260,8 @@ class Store:
         """Delete the rooms whose last event is older than ``before_ms`` (wall ms), except those in ``keep``; returns
         their codes. Their codes can then be drawn again."""
         keep = set(keep or ())
+        if self.leases is not None:  # a room another worker holds is in use there, whatever its last event
+            keep |= self.leases.live(self.leases.wall_ms())
         with Session(self.engine) as session:
             codes = [c for c in session.exec(select(RoomRecord.code).where(RoomRecord.updated_ms < before_ms))
                      if c not in keep]
@@ -291,5 +307,6 @@ def _delete_rooms(session: Session, codes: list[str]) -> None:
     for first in range(0, len(codes), 500):  # SQLite takes at most 999 parameters per statement
         chunk = codes[first:first + 500]
         for table, column in ((EventRecord, EventRecord.room_code), (ClockRecord, ClockRecord.room_code),
+                              (RoomLease, RoomLease.room_code),
                               (AudienceAnswerRecord, AudienceAnswerRecord.room_code), (RoomRecord, RoomRecord.code)):
             session.exec(delete(table).where(column.in_(chunk)))  # type: ignore[call-overload,attr-defined]

@@ -37,6 +37,19 @@ def index() -> str:
     return render_template("index.html", **page_context("index"))
 
 
+@bp.get("/healthz")
+def health() -> Any:
+    """HAProxy's health check of a worker (deploy/haproxy.cfg): this process serves, and its database answers."""
+    runtime = current_app.extensions["throneroom"]
+    if runtime.stopping:
+        return "stopping\n", 503, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
+    try:
+        runtime.service.store.room("")  # one round trip to the database
+    except Exception:  # noqa: BLE001 - any failure: this worker cannot serve rooms now
+        return "database unreachable\n", 503, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
+    return "ok\n", 200, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
+
+
 @bp.get("/tv")
 @bp.get("/tv/<code>")
 def tv(code: str | None = None) -> str:
@@ -298,4 +311,7 @@ def security_headers(response: Response) -> Response:
         "script-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
+    worker = current_app.config.get("WORKER_ID")
+    if worker:  # which worker answered, for the operator behind HAProxy (docs/scaling.md)
+        response.headers["X-Throneroom-Worker"] = worker
     return response

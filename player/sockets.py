@@ -17,7 +17,7 @@ class PlayerNamespace(SafeNamespace):
         """``{code, token}``: come back to one's seat after a reload or a lost connection."""
         data = payload_dict(data, "code", "token")
         rt = runtime()
-        room = rt.service.room(data["code"])
+        room = self.room_of(data["code"])
         seat_id = rt.service.seat_by_token(room, data["token"])
         return ok(seat=seat_id, state=self._attach(room, seat_id))
 
@@ -87,13 +87,14 @@ class PlayerNamespace(SafeNamespace):
         answer = rt.service.audience_answer(room, seat_id, data, request.sid)
         # The answer changes only this phone's own part: it alone gets its new state ("Sent" even if the ack is
         # lost), without a broadcast to a room of a thousand spectators.
-        rt.socketio.emit("state", rt.service.view(room, seat_id), to=request.sid, namespace="/play")
+        rt.socketio.emit("state", rt.service.view(room, seat_id), to=request.sid, namespace="/play",
+                         ignore_queue=True)
         return ok(**answer)
 
     def _newcomer(self, data: dict[str, Any]) -> Room:
         """The room a phone without a seat asks to be seated in (``join``, ``claim``), counted against its address's
         join rate (docs/security.md)."""
-        room = runtime().service.room(data["code"])
+        room = self.room_of(data["code"])
         if self._seat() is not None:
             raise RoomError("already_seated", "this connection already has a seat")
         runtime().limits.hit("join", request.remote_addr)

@@ -191,9 +191,11 @@ const TR = (() => {
   };
 
   /* A Socket.IO connection that reconnects forever and says so on screen. */
-  function connect(namespace, onConnect) {
+  /* The room's code goes with the connection (?room=CODE): behind HAProxy it routes every socket of a room to the
+   * one worker that holds the room (docs/scaling.md). */
+  function connect(namespace, onConnect, code) {
     const socket = io(namespace, {transports: ["websocket", "polling"], tryAllTransports: true,
-      reconnectionDelayMax: 2000});
+      reconnectionDelayMax: 2000, query: code ? {room: code} : {}});
     const banner = document.getElementById("offline");
     const lost = () => { if (banner) banner.hidden = false; if (offlineSince === null) offlineSince = performance.now(); };
     socket.on("connect", () => {  /* the countdowns stay stopped until the page has the server's state again */

@@ -14,6 +14,7 @@
   let isHost = false;
   let timersOpen = false;
   let swapIn = null;  /* the host chose someone to play the next game and now picks who watches instead */
+  const MOVING = ["room_moving", "room_moved"];  /* docs/scaling.md: a room taken over by another worker */
 
   function say(text, isError) {
     status.textContent = text || "";
@@ -30,7 +31,7 @@
       await newRoom();
       return;
     }
-    socket = TR.connect("/tv", watch);
+    socket = TR.connect("/tv", watch, code);
     socket.on("state", (next) => render(next));
   }
 
@@ -61,6 +62,10 @@
     if (!answer.ok && answer.error.code === "not_host") {
       storage.remove("host." + code);
       answer = await request(socket, "watch", {code});
+    }
+    if (!answer.ok && MOVING.includes(answer.error.code)) {  /* the room changes server: ask again shortly */
+      setTimeout(() => { if (socket.connected) watch(); }, 500);
+      return;
     }
     if (!answer.ok) {
       clear(screen, h("div", {class: "centre"},

@@ -321,6 +321,10 @@
       flush();
       return;
     }
+    if (["room_moving", "room_moved"].includes(answer.error.code)) {  /* the room changes server (docs/scaling.md) */
+      setTimeout(() => { if (socket.connected) hello(); }, 500);
+      return;
+    }
     if (answer.error.code === "kicked") { kicked(); return; }
     if (answer.error.code === "replaced") { replaced(); return; }
     if (answer.error.code === "unknown_room") { noRoom(); return; }
@@ -329,7 +333,7 @@
   }
 
   if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */
-  socket = TR.connect("/play", hello);
+  socket = TR.connect("/play", hello, code);
   socket.on("state", (next) => { if (seated) render(next); });
   socket.on("kicked", kicked);
   socket.on("claimed", (data) => {  /* the host said yes: this phone now holds the seat */

@@ -1,0 +1,131 @@
+"""Past one process (issue [14], docs/scaling.md): real workers behind a real HAProxy, sharing a real PostgreSQL and
+Redis, all started by the tests on loopback. Rooms spread over the workers and every request of a room reaches the
+one that holds it; a stale worker whose lease was taken cannot apply anything; a killed worker's rooms go on on the
+other with nothing acknowledged lost."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import socketio
+
+from tests.cluster import Cluster
+from tests.services import PostgresServer, RedisServer
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    with PostgresServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def cluster(postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path) -> Iterator[Cluster]:
+    with Cluster(postgres.new_database(), redis_server.url, tmp_path, count=2) as running:
+        yield running
+
+
+def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def new_room(url: str) -> tuple[str, str]:
+    request = urllib.request.Request(url + "/api/rooms", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.load(response)
+    return answer["code"], answer["host_token"]
+
+
+class Screen:
+    """A TV's socket, opened as the page opens it: with ?room=CODE, at HAProxy or straight at one worker."""
+
+    def __init__(self, base: str, code: str, token: str | None = None, route: str | None = None):
+        self.code, self.token = code, token
+        self.client = socketio.Client(reconnection=False)
+        self.client.connect(f"{base}?room={route or code}", namespaces=["/tv"], transports=["websocket"],
+                            wait_timeout=10)
+
+    def call(self, event: str, data: dict[str, Any], timeout: float = 15) -> dict[str, Any]:
+        return self.client.call(event, data, namespace="/tv", timeout=timeout)
+
+    def watch(self) -> dict[str, Any]:
+        return self.call("watch", {"code": self.code, **({"host_token": self.token} if self.token else {})})
+
+    def close(self) -> None:
+        self.client.disconnect()
+
+
+def test_rooms_spread_over_both_workers_and_every_request_of_a_room_reaches_the_one_holding_it(
+        cluster: Cluster) -> None:
+    rooms = [new_room(cluster.url) for _ in range(16)]
+    served = {code: cluster.worker_of(f"/api/rooms/{code}") for code, _ in rooms}
+    assert set(served.values()) == {"w1", "w2"}, served  # 16 rooms all on one worker: 1 chance in 32,768
+    for code, _ in rooms:
+        assert cluster.holder(code) == served[code]  # the worker the code routes to loaded the room: it holds it
+        for path in (f"/tv/{code}", f"/join/{code}", f"/qr/{code}.svg", f"/api/rooms/{code.lower()}"):
+            assert cluster.worker_of(path) == served[code], path
+    code, token = rooms[0]
+    screen = Screen(cluster.url, code, token)  # the TV's socket goes where its room is
+    answer = screen.watch()
+    assert answer["ok"] and answer["state"]["host"], answer
+    assert screen.call("control", {"control": "lock", "locked": True})["ok"]
+    other = rooms[1][0]
+    refused = screen.call("watch", {"code": other})  # a socket opened for one room may not take another
+    assert not refused["ok"] and refused["error"]["code"] == "wrong_route", refused
+    screen.close()
+    assert cluster.holder(code) == served[code] and cluster.holder(other) == served[other]
+
+
+def test_a_stale_worker_whose_lease_was_taken_cannot_apply_an_event(cluster: Cluster) -> None:
+    code, token = new_room(cluster.url)
+    owner = cluster.worker_of(f"/api/rooms/{code}")
+    other = next(name for name in cluster.workers if name != owner)
+    stale_port, fresh_port = cluster.workers[owner].port, cluster.workers[other].port
+    stale = Screen(f"http://127.0.0.1:{stale_port}", code, token)  # straight at the owner, as HAProxy sent it
+    assert stale.watch()["ok"]
+    assert stale.call("control", {"control": "lock", "locked": True})["ok"]
+    logged = cluster.events(code)
+    cluster.workers[owner].signal(signal.SIGSTOP)  # frozen: no renewal, no writes, its sockets still open
+    try:
+        fresh = Screen(f"http://127.0.0.1:{fresh_port}", code, token)  # e.g. HAProxy believes the owner dead
+        taken = fresh.watch()  # waits until the frozen worker's lease runs out, then replays the log
+        assert taken["ok"] and taken["state"]["locked"] is True, taken
+        assert cluster.holder(code) == other
+        assert fresh.call("control", {"control": "lock", "locked": False})["ok"]
+    finally:
+        cluster.workers[owner].signal(signal.SIGCONT)
+    try:  # the stale worker wakes up with the room in memory and a host socket asking it to act
+        answer = stale.call("control", {"control": "lock", "locked": True}, timeout=5)
+        assert not answer["ok"] and answer["error"]["code"] in ("room_moved", "not_watching"), answer
+    except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError,
+            socketio.exceptions.DisconnectedError):
+        pass  # it closed the room's sockets first (it found the lease gone): nothing applied either way
+    after = cluster.events(code)
+    assert after[:len(logged)] == logged and len(after) == len(logged) + 1, after
+    assert json.loads(after[-1][2])["locked"] is False  # the fresh worker's event is the last
+    assert fresh.watch()["state"]["locked"] is False
+    wait_for(lambda: "another worker took it" in cluster.workers[owner].log.read_text()
+             or "handed over" in cluster.workers[owner].log.read_text(), "the stale worker letting the room go")
+    assert cluster.holder(code) == other
+    fresh.close()
