@@ -80,6 +80,8 @@ class Runtime:
     ticker_running: bool = False
     limits: Any = None  # host.guard.RateLimits
     max_watchers: int = 8
+    relay: Any = None  # host.relay.Relay: a worker's audience phones of rooms held elsewhere (docs/scaling.md)
+    close_sockets: Any = None  # set by host.sockets.install_broadcast: close sockets so that they reconnect
 
 
 def templates_dir() -> str:
@@ -154,6 +156,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     socketio.on_namespace(PlayerNamespace("/play"))
     install_broadcast(runtime)
     service.sleep = socketio.sleep
+    if settings["WORKER_ID"] and settings["MESSAGE_QUEUE"]:
+        from host.relay import Relay
+
+        runtime.relay = Relay(runtime, settings["MESSAGE_QUEUE"], str(settings["WORKER_ID"]))
+        service.on_taken = runtime.relay.took
     if store.leases is None:  # a worker loads each room when its first socket comes (docs/scaling.md)
         restored = service.restore_all()
         if restored:
@@ -203,6 +210,8 @@ def start_ticker(app: Flask) -> None:
 
     runtime.ticker_running = True
     runtime.socketio.start_background_task(loop)
+    if runtime.relay is not None:
+        runtime.relay.start()
 
 
 def shutdown(app: Flask) -> None:
@@ -214,6 +223,8 @@ def shutdown(app: Flask) -> None:
     if runtime.stopping:
         return
     runtime.stopping = True
+    if runtime.relay is not None:
+        runtime.relay.stop()
     eio = runtime.socketio.server.eio
     closed = list(eio.sockets.values())
     for socket in closed:

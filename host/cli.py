@@ -517,6 +517,8 @@ def serve(args: argparse.Namespace) -> int:
         public = f"http://{address}:{args.port}"
 
     worker_id = None
+    # eventlet announces its maintenance mode on import; the async mode is a setting, so say it once, quietly
+    warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
     if args.command == "worker":
         green_sockets(args.async_mode)
         from host.lease import new_worker_id
@@ -529,8 +531,6 @@ def serve(args: argparse.Namespace) -> int:
     for noisy in ("socketio.server", "werkzeug"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
-    # eventlet announces its maintenance mode on import; the async mode is a setting, so say it once, quietly
-    warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
     from host.app import create_app, runtime_of, shutdown, start_ticker
 
     try:

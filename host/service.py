@@ -142,6 +142,7 @@ class RoomService:
         self.sleep: Callable[[float], None] = time.sleep  # the app gives Socket.IO's own (waiting for a lease)
         self.on_moved: Callable[[str, list[str]], None] = lambda code, sids: None  # close a room's sockets
         self.renewed_ms: int | None = None  # monotonic ms of the last lease renewal (workers)
+        self.on_taken: Callable[[str], None] = lambda code: None  # a worker loaded a room it now holds (host/relay.py)
         self._registry_lock = threading.Lock()
 
     # ----- rooms -----
@@ -197,8 +198,9 @@ class RoomService:
         with self._registry_lock:
             room = self.rooms.get(code) or self._load(code)
         if room is None:
-            if self.store.leases is not None:  # no such room: nothing to hold
-                self.store.leases.held.pop(code, None)
+            if self.store.leases is not None and code in self.store.leases.held:  # a closed or expired room: let go
+                with self.store.engine.begin() as connection:
+                    self.store.leases.release(connection, code)
             raise RoomError("unknown_room", f"there is no room {code}", "code")
         return room
 
@@ -245,6 +247,8 @@ class RoomService:
         now = self.clock.monotonic_ms()
         for seat in room.active_seats():  # no phone is here yet: each is away from now, as if it just dropped
             self.away_since[(code, seat.id)] = now
+        if self.store.leases is not None:
+            self.on_taken(code)
         return room
 
     def resume_clocks(self) -> None:

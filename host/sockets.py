@@ -143,8 +143,12 @@ class SafeNamespace(Namespace):
         """The room a watch, hello or join names. Behind HAProxy (a worker) the connection must have been routed for
         that room (its ``room`` query parameter, docs/scaling.md): a worker never takes a room it was not sent, which
         would move the room away from the worker its code routes to."""
-        service = runtime().service
-        if service.store.leases is not None:
+        self.check_route(raw_code)
+        return runtime().service.room(raw_code)
+
+    def check_route(self, raw_code: Any) -> None:
+        """RoomError ``wrong_route`` if a worker's connection was opened for another room than ``raw_code``."""
+        if runtime().service.store.leases is not None:
             routed = request.args.get("room", "")
             try:
                 same = normalise_code(routed) == normalise_code(raw_code)
@@ -153,13 +157,15 @@ class SafeNamespace(Namespace):
             if not same:
                 raise RoomError("wrong_route", "this connection was opened for another room: reconnect with "
                                 "?room=CODE", "code")
-        return service.room(raw_code)
 
     def on_disconnect(self, reason: Any = None) -> None:
         rt = runtime()
         if rt.stopping:  # the server closes every socket as it stops (host/app.py shutdown): no room to tell
             return
         rt.host_sids.discard(request.sid)
+        if rt.relay is not None and request.sid in rt.relay.local:
+            rt.relay.left(request.sid)  # a phone relayed to its room's owner (host/relay.py)
+            return
         rt.service.disconnect(request.sid)
         rt.service.drop_claims(request.sid)
 
@@ -170,6 +176,10 @@ class SafeNamespace(Namespace):
         if not isinstance(t, (int, float)) or isinstance(t, bool) or not (math.isfinite(t) and abs(t) <= 1e15):
             raise RoomError("invalid", "t must be a finite number of milliseconds", "t")
         service = runtime().service
+        relay = runtime().relay
+        if relay is not None and request.sid in relay.local:  # the owner's clock, as its last message here showed it
+            game_ms, running = relay.game_now(relay.local[request.sid][0])
+            return ok(t=data["t"], server_ms=service.clock.monotonic_ms(), game_ms=game_ms, running=running)
         found = service.where(request.sid)
         room = service.rooms.get(found[0]) if found else None
         return ok(t=data["t"], server_ms=service.clock.monotonic_ms(),
@@ -270,6 +280,7 @@ def install_broadcast(rt: Any) -> None:
         cache: dict[Any, dict[str, Any]] = {}
         spectators_changed = True
         own_before, own_now = own_sent.get(code, {}), {}
+        relayed: dict[str, Any] | None = {} if rt.relay is not None else None
         for sid, seat_id in list(service.connections.get(code, {}).items()):
             as_host = seat_id is None and sid in rt.host_sids
             key = (seat_id, as_host)
@@ -287,6 +298,9 @@ def install_broadcast(rt: Any) -> None:
                 own_now[sid] = own
                 if not spectators_changed and own_before.get(sid) == own:
                     continue  # nothing this phone shows changed (someone joined, say): no message to it
+                if relayed is not None and sid in rt.relay.remote:
+                    relayed[sid] = state  # a phone on another worker: one message per worker (host/relay.py)
+                    continue
                 socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
                 continue
             if key not in cache:
@@ -294,11 +308,17 @@ def install_broadcast(rt: Any) -> None:
             namespace = "/tv" if seat_id is None else "/play"
             socketio.emit("state", cache[key], to=sid, namespace=namespace, ignore_queue=True)
         own_sent[code] = own_now
+        if relayed:
+            rt.relay.send_states(code, relayed)
+
+    def local(sid: str) -> bool:
+        """Whether a socket is this worker's own (else a phone relayed by another worker: host/relay.py)."""
+        return rt.relay is None or sid not in rt.relay.remote
 
     def on_kick(code: str, seat_id: int) -> None:
         for sid, seat in list(service.connections.get(code, {}).items()):
-            if seat == seat_id:
-                socketio.emit("kicked", {"code": code}, to=sid, namespace="/play", ignore_queue=True)
+            if seat == seat_id:  # a relayed phone gets it through Flask-SocketIO's message queue
+                socketio.emit("kicked", {"code": code}, to=sid, namespace="/play", ignore_queue=local(sid))
                 service.disconnect(sid)
 
     def probe(sid: str) -> None:
@@ -307,18 +327,30 @@ def install_broadcast(rt: Any) -> None:
 
         def answered(*_: Any) -> None:
             service.record_rtt(sid, service.clock.monotonic_ms() - sent)
+            if rt.relay is not None:  # a phone this worker relays: its round trip goes with its answers
+                rt.relay.record_rtt(sid, service.clock.monotonic_ms() - sent)
 
         socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
                       ignore_queue=True)
 
     def probe_all() -> None:
         for sid, (_, seat_id) in list(service.sids.items()):
-            if seat_id is not None:
+            if seat_id is not None and local(sid):
+                probe(sid)
+        if rt.relay is not None:
+            for sid in list(rt.relay.local):
                 probe(sid)
 
     def on_moved(code: str, sids: list[str]) -> None:
         """The room left this worker (handed over, or taken by another): close its sockets at the Engine.IO level, as a
         stop does, so that the pages reconnect by themselves, through HAProxy, to the worker that now holds it."""
+        if rt.relay is not None:
+            for sid in sids:
+                rt.relay.forget(sid)  # relayed phones: told by the new holder's announcement (host/relay.py)
+        close_sockets(sids)
+
+    def close_sockets(sids: list[str]) -> None:
+        """Close these sockets of this worker at the Engine.IO level: their pages reconnect by themselves."""
         eio = socketio.server.eio
         for sid in sids:
             rt.host_sids.discard(sid)
@@ -329,14 +361,15 @@ def install_broadcast(rt: Any) -> None:
                     try:
                         socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
                     except Exception:  # one broken socket must not keep the others open
-                        log.warning("room %s: could not close socket %s", code, sid, exc_info=True)
+                        log.warning("could not close socket %s", sid, exc_info=True)
 
     def tell_phone(sid: str, event: str, data: dict[str, Any]) -> None:
-        socketio.emit(event, data, to=sid, namespace="/play", ignore_queue=True)
+        socketio.emit(event, data, to=sid, namespace="/play", ignore_queue=local(sid))
 
     service.notify = notify
     service.on_kick = on_kick
     service.tell_phone = tell_phone  # claims answered, house requests
     service.on_moved = on_moved
+    rt.close_sockets = close_sockets
     rt.probe = probe
     rt.probe_all = probe_all

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import request
 
-from host.room import Room, RoomError, clean_name
+from host.room import Room, RoomError, clean_name, normalise_code
 from host.sockets import SafeNamespace, ok, payload_dict, runtime
 
 
@@ -17,16 +17,26 @@ class PlayerNamespace(SafeNamespace):
         """``{code, token}``: come back to one's seat after a reload or a lost connection."""
         data = payload_dict(data, "code", "token")
         rt = runtime()
+        if rt.relay is not None and request.args.get("audience"):  # a spectator's phone spread over the workers
+            code = normalise_code(data["code"])
+            if rt.relay.holder_elsewhere(code):
+                self.check_route(code)  # the room stays where it is
+                return rt.relay.hello(request.sid, code, data["token"])
         room = self.room_of(data["code"])
         seat_id = rt.service.seat_by_token(room, data["token"])
-        return ok(seat=seat_id, state=self._attach(room, seat_id))
+        return ok(seat=seat_id, state=self._attach(room, seat_id), **self._spread(room, seat_id))
 
     def on_join(self, data: Any) -> dict[str, Any]:
         """``{code, name, role, language?}``: take a new seat; the answer carries the seat token."""
         data = payload_dict(data, "code", "name")
         rt, room = runtime(), self._newcomer(data)
         seat_id, token = rt.service.join(room, data["name"], data.get("role", "player"), data.get("language"))
-        return ok(seat=seat_id, token=token, state=self._attach(room, seat_id))
+        return ok(seat=seat_id, token=token, state=self._attach(room, seat_id), **self._spread(room, seat_id))
+
+    def _spread(self, room: Room, seat_id: int) -> dict[str, Any]:
+        """``spread: true`` tells a spectator's phone behind HAProxy to reconnect with its own ``?audience=PEER``, so
+        that a big room's audience spreads over every worker (docs/scaling.md)."""
+        return {"spread": True} if runtime().relay is not None and room.seats[seat_id].role == "spectator" else {}
 
     def on_claim(self, data: Any) -> dict[str, Any]:
         """``{code, name}``: "that's me": this phone is the person of the seat with this name, whose phone is gone;
@@ -82,6 +92,9 @@ class PlayerNamespace(SafeNamespace):
 
     def on_audience(self, data: Any) -> dict[str, Any]:
         """``{action, step?, ms?}``: a spectator's answer to the open question (audience play-along)."""
+        relay = runtime().relay
+        if relay is not None and request.sid in relay.local:  # timed and scored by the room's owner
+            return relay.answer(request.sid, data)
         room, seat_id = self._require_seat()
         rt = runtime()
         answer = rt.service.audience_answer(room, seat_id, data, request.sid)
@@ -113,6 +126,9 @@ class PlayerNamespace(SafeNamespace):
         return found[0], found[1]
 
     def _require_seat(self) -> tuple[Room, int]:
+        relay = runtime().relay
+        if relay is not None and request.sid in relay.local:  # a relayed spectator only answers (host/relay.py)
+            raise RoomError("use_room_route", "reconnect to the room's own server for this")
         found = self._seat()
         if found is None:
             raise RoomError("not_joined", "join the room first")

@@ -129,3 +129,66 @@ def test_a_stale_worker_whose_lease_was_taken_cannot_apply_an_event(cluster: Clu
              or "handed over" in cluster.workers[owner].log.read_text(), "the stale worker letting the room go")
     assert cluster.holder(code) == other
     fresh.close()
+
+
+def test_an_audience_phone_on_the_other_worker_answers_and_sees_the_reveal(cluster: Cluster) -> None:
+    code, token = new_room(cluster.url)
+    owner = cluster.worker_of(f"/api/rooms/{code}")
+    other = next(name for name in cluster.workers if name != owner)
+    tv = Screen(cluster.url, code, token)
+    assert tv.watch()["ok"]
+    joining = socketio.Client(reconnection=False)  # a spectator joins through HAProxy, at the room's own worker
+    joining.connect(f"{cluster.url}?room={code}", namespaces=["/play"], transports=["websocket"], wait_timeout=10)
+    joined = joining.call("join", {"code": code, "name": "Vera", "role": "spectator"}, namespace="/play", timeout=15)
+    assert joined["ok"] and joined.get("spread") is True, joined  # told to spread over the workers
+    joining.disconnect()
+    states: list[dict[str, Any]] = []
+    phone = socketio.Client(reconnection=False)  # where HAProxy's audience backend may send it: the other worker
+    phone.on("state", states.append, namespace="/play")
+    phone.connect(f"http://127.0.0.1:{cluster.workers[other].port}?room={code}&audience=p1", namespaces=["/play"],
+                  transports=["websocket"], wait_timeout=10)
+    hello = phone.call("hello", {"code": code, "token": joined["token"]}, namespace="/play", timeout=15)
+    assert hello["ok"] and hello["state"]["me"]["name"] == "Vera", hello
+    assert cluster.holder(code) == owner  # relayed: the room stayed where it was
+    for control, extra in (("select_game", {"game": "campaign"}), ("settings", {"game": "campaign",
+                                                                                "settings": {"bots": True}}),
+                           ("start", {})):
+        assert tv.call("control", {"control": control, **extra})["ok"], control
+
+    def open_question() -> dict[str, Any] | None:
+        state = states[-1] if states else None
+        audience = state and state.get("audience")
+        mine = audience and audience.get("you")
+        if mine and mine.get("key") is not None and not audience["revealed"] and mine.get("yours") is None:
+            return state
+        return None
+
+    answered = None
+    deadline = time.monotonic() + 90
+    while answered is None:  # the bots answer fast: a question may close before this answer arrives; try the next
+        assert time.monotonic() < deadline, "no open audience question was answered"
+        state = wait_for(open_question, "an open audience question", seconds=60)
+        reply = phone.call("audience", {"action": {"answer": 5}, "step": state["game"]["step"]}, namespace="/play",
+                           timeout=15)
+        if reply["ok"]:
+            answered = (state["audience"]["you"]["key"], reply)
+        else:
+            assert reply["error"]["code"] in ("stale", "too_late", "no_question", "not_yet"), reply
+            time.sleep(0.2)
+    key, reply = answered
+    assert isinstance(reply["ms"], int)  # timed by the owner
+    clock = phone.call("ping", {"t": 1}, namespace="/play", timeout=10)
+    assert clock["ok"] and clock["game_ms"] is not None  # the relaying worker keeps the owner's game clock
+
+    def revealed() -> bool:
+        for state in reversed(states):
+            audience = state.get("audience") or {}
+            mine = audience.get("you") or {}
+            if mine.get("key") == key and audience.get("revealed") and mine.get("result") is not None:
+                return True
+        return False
+
+    wait_for(revealed, "the reveal, with this phone's own result, on the relayed phone", seconds=60)
+    assert cluster.holder(code) == owner
+    phone.disconnect()
+    tv.close()

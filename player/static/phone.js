@@ -36,7 +36,7 @@
       TR.setLang(e.target.value);
       storage.set("lang", e.target.value);
       lastKey = null;
-      if (seated) request(socket, "language", {language: e.target.value});
+      if (seated) ask("language", {language: e.target.value});
       if (said) say(said.text, said.isError);
       redraw();
     }}, ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === TR.lang}, t("language." + l))));
@@ -76,6 +76,7 @@
       seated = true;
       ready = true;
       render(answer.state);
+      if (answer.spread) route(true);
     }
     /* The name is a seat whose phone is gone: this may be its person on another phone. */
     const itsMe = typed.error && typed.error.code === "name_away"
@@ -124,7 +125,7 @@
     const error = h("p", {class: "field-error", role: "alert"});
     return h("form", {class: "rename-form", onsubmit: async (e) => {
       e.preventDefault();
-      const answer = await request(socket, "rename", {name: input.value});
+      const answer = await ask("rename", {name: input.value});
       if (!answer.ok) { error.textContent = errorText(answer.error); return; }
       renaming = false;
       storage.set("name", input.value);
@@ -179,7 +180,7 @@
   }
 
   function sitOut(out) {
-    return request(socket, "sit_out", {out}).then((answer) => {
+    return ask("sit_out", {out}).then((answer) => {
       if (!answer.ok) say(errorText(answer.error), true); else say("");
     });
   }
@@ -212,7 +213,7 @@
         "aria-pressed": mine === i ? "true" : "false", style: "--team: " + (colours[i] || "#888"),
         onclick: async () => {
           houseNote = null;  /* a new pick: the last house's answer is old news */
-          const answer = await request(socket, "team", {team: i});
+          const answer = await ask("team", {team: i});
           if (!answer.ok) say(errorText(answer.error), true); else say("");
           if (answer.ok && answer.request) { lastKey = null; redraw(); }
         }},
@@ -310,10 +311,32 @@
       h("a", {href: "/", class: "button big"}, t("phone.home"))));
   }
 
+  /* Behind HAProxy a spectator's phone spreads over the workers: it reconnects with its own ?audience=PEER, and the
+   * worker it lands on relays it to the room's own (docs/scaling.md). A relayed phone that asks for more than
+   * answering is told use_room_route: it reconnects to the room's own worker, and the person taps again. */
+  function route(spread) {
+    const query = socket.io.opts.query || {};
+    if (Boolean(query.audience) === Boolean(spread)) return false;
+    let peer = storage.get("peer");
+    if (spread && typeof peer !== "string") { peer = Math.random().toString(36).slice(2, 12); storage.set("peer", peer); }
+    socket.io.opts.query = spread ? {room: code, audience: peer} : {room: code};
+    ready = false;
+    socket.disconnect().connect();
+    return true;
+  }
+
+  function ask(event, payload) {
+    return request(socket, event, payload).then((answer) => {
+      if (!answer.ok && answer.error && answer.error.code === "use_room_route") route(false);
+      return answer;
+    });
+  }
+
   async function hello() {
     const token = storage.get("seat." + code);
     if (!token) { if (!seated) joinForm(); return; }
     const answer = await request(socket, "hello", {code, token});
+    if (answer.ok && route(Boolean(answer.spread))) return;  /* the audience spreads; a player comes home */
     if (answer.ok) {
       ready = true; unseated = null; lastKey = null;
       if (!outbox.length) say("");
@@ -321,6 +344,7 @@
       flush();
       return;
     }
+    if (answer.error.code === "use_room_route") { route(false); return; }
     if (["room_moving", "room_moved"].includes(answer.error.code)) {  /* the room changes server (docs/scaling.md) */
       setTimeout(() => { if (socket.connected) hello(); }, 500);
       return;

@@ -1,0 +1,336 @@
+"""Audience phones on any worker (docs/scaling.md): a big room's spectators spread over all workers, while the room
+itself lives on the one worker that holds its lease (its *owner*).
+
+A spectator's phone, once seated, reconnects with ``?room=CODE&audience=PEER``: HAProxy spreads those connections over
+the workers by the phone's own random ``PEER``. A worker that gets such a phone for a room another live worker holds
+*relays* it instead of taking the room:
+
+- the phone's ``hello``, answers and leaving go to the owner as entries of the room's Redis stream ``tr:room:CODE``
+  (``XADD``, trimmed), which the owner reads with one blocking ``XREAD`` over all its rooms' streams; the owner times
+  and scores an answer as its own (the relaying worker measures the phone's round trip and sends it along);
+- the owner answers a request, and sends the states of the phones a worker relays, on that worker's Redis channel
+  ``tr:worker:ID``: one message per broadcast and worker, carrying the spectators' shared state once and each phone's
+  own part (host/sockets.py ``Spliced``), which the relaying worker splices and sends to its local sockets. A message
+  through Flask-SocketIO's own queue would cost one Redis message per phone, and a reveal to 5,000 phones as many;
+- single messages to one relayed phone (kicked, a claim's answer) go through Flask-SocketIO's Redis message queue,
+  which delivers to whichever worker holds the socket;
+- a worker that takes a room announces it on ``tr:owners``: the workers relaying that room's phones close their
+  sockets, which reconnect and say hello to the new owner. A relayed request the owner does not answer in
+  ``REPLY_TIMEOUT_S`` (its owner died) closes the phone's socket too: at its next hello, the lease has expired and the
+  relaying worker takes the room itself.
+
+Everything here runs in Socket.IO background tasks (``start_background_task``); with eventlet the worker's standard
+sockets are cooperative (host/cli.py ``green_sockets``), so a blocking Redis read waits without holding the others up.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections import deque
+from typing import Any
+
+log = logging.getLogger("throneroom.relay")
+
+STREAM_MAXLEN = 20_000  # entries a room's request stream keeps (approximately): far more than one reveal's answers
+REPLY_TIMEOUT_S = 4.0  # a relayed request the owner does not answer in this time: the phone reconnects
+READ_BLOCK_MS = 200  # how long the owner's XREAD waits for requests
+RTT_SAMPLES = 8
+OWNERS = "tr:owners"
+
+
+def stream_key(code: str) -> str:
+    return f"tr:room:{code}"
+
+
+def inbox_key(worker_id: str) -> str:
+    return f"tr:worker:{worker_id}"
+
+
+class Relay:
+    """One worker's part of the audience across workers: relaying its phones of rooms held elsewhere, and serving the
+    relayed phones of the rooms it holds."""
+
+    def __init__(self, runtime: Any, redis_url: str, worker_id: str):
+        import redis
+
+        self.rt = runtime
+        self.worker_id = worker_id
+        self.redis = redis.Redis.from_url(redis_url)
+        # relaying side: phones of this worker whose room another worker holds
+        self.local: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id once the owner said hello)
+        self.rtts: dict[str, deque[int]] = {}  # sid -> round trips measured here
+        self.waiting: dict[str, list[Any]] = {}  # request id -> [event, answer]
+        self.clocks: dict[str, tuple[int, int, bool]] = {}  # code -> (monotonic ms here, game ms, running)
+        # owning side: relayed phones of the rooms this worker holds
+        self.remote: dict[str, str] = {}  # sid -> the worker relaying it
+        self.read_from: dict[str, str] = {}  # code -> last stream id read
+        self.running = False
+
+    # ----- both sides -----
+
+    def start(self) -> None:
+        """The two background tasks: the inbox listener and the reader of this worker's rooms' streams."""
+        if self.running:
+            return
+        self.running = True
+        self.rt.socketio.start_background_task(self._listen)
+        self.rt.socketio.start_background_task(self._read_streams)
+
+    def stop(self) -> None:
+        self.running = False
+
+    def _publish(self, channel: str, message: dict[str, Any]) -> None:
+        try:
+            self.redis.publish(channel, json.dumps(message, separators=(",", ":")))
+        except Exception:  # Redis gone: the phones' requests time out and they reconnect
+            log.warning("could not publish on %s", channel, exc_info=True)
+
+    # ----- relaying side -----
+
+    def holder_elsewhere(self, code: str) -> bool:
+        """Whether another worker holds a live lease on the room (then this one relays its audience phones)."""
+        leases = self.rt.service.store.leases
+        if leases is None or code in leases.held:
+            return False
+        from sqlalchemy import text
+
+        with leases.engine.connect() as connection:
+            row = connection.execute(text("SELECT holder, expires_ms FROM room_lease WHERE room_code = :c"),
+                                     {"c": code}).first()
+        return row is not None and row[0] is not None and row[0] != self.worker_id and row[1] >= leases.wall_ms()
+
+    def request(self, code: str, op: str, sid: str, **fields: Any) -> dict[str, Any]:
+        """Send a phone's request to the room's owner and wait for its answer (``room_moving`` if none comes: the
+        phone's socket is closed then, so that it reconnects and finds the room's holder afresh)."""
+        ident = secrets.token_hex(8)
+        event = self.rt.socketio.server.eio.create_event()
+        self.waiting[ident] = [event, None]
+        entry = {"op": op, "sid": sid, "worker": self.worker_id, "reply": ident, **fields}
+        try:
+            self.redis.xadd(stream_key(code), {"m": json.dumps(entry, separators=(",", ":"))},
+                            maxlen=STREAM_MAXLEN, approximate=True)
+            answered = event.wait(REPLY_TIMEOUT_S)
+        except Exception:
+            log.warning("room %s: could not send a phone's %s to its owner", code, op, exc_info=True)
+            answered = False
+        finally:
+            answer = self.waiting.pop(ident, [None, None])[1]
+        if not answered or answer is None:
+            self.rt.socketio.start_background_task(self.close, [sid])
+            return {"ok": False, "error": {"code": "room_moving", "field": None,
+                                           "message": "this room is moving to another server: try again in a moment"}}
+        return answer
+
+    def hello(self, sid: str, code: str, token: Any) -> dict[str, Any]:
+        """A spectator's phone comes back to its seat in a room held elsewhere."""
+        self.local[sid] = (code, None)
+        answer = self.request(code, "hello", sid, token=token)
+        if answer.get("ok"):
+            self.local[sid] = (code, answer.get("seat"))
+            self.rt.probe(sid)
+        else:
+            self.local.pop(sid, None)
+        return answer
+
+    def answer(self, sid: str, payload: Any) -> dict[str, Any]:
+        """A relayed spectator's answer to the open question, with the round trip measured here."""
+        code, _seat = self.local[sid]
+        samples = self.rtts.get(sid)
+        return self.request(code, "answer", sid, payload=payload, rtt=max(samples) if samples else None)
+
+    def left(self, sid: str) -> None:
+        """A relayed phone's socket closed: tell the owner (no answer awaited)."""
+        found = self.local.pop(sid, None)
+        self.rtts.pop(sid, None)
+        if found is None:
+            return
+        entry = {"op": "leave", "sid": sid, "worker": self.worker_id}
+        try:
+            self.redis.xadd(stream_key(found[0]), {"m": json.dumps(entry)}, maxlen=STREAM_MAXLEN, approximate=True)
+        except Exception:
+            log.warning("room %s: could not tell its owner a phone left", found[0], exc_info=True)
+
+    def record_rtt(self, sid: str, rtt_ms: float) -> None:
+        if sid in self.local and 0 <= rtt_ms < 60_000:
+            self.rtts.setdefault(sid, deque(maxlen=RTT_SAMPLES)).append(int(rtt_ms))
+
+    def game_now(self, code: str) -> tuple[int | None, bool]:
+        """The room's game clock as the owner's last message here showed it, run on since (for the phones' clock
+        sync): the owner's clock, to within Redis's delivery time."""
+        found = self.clocks.get(code)
+        if found is None:
+            return None, False
+        at, game_ms, running = found
+        return (game_ms + max(0, self.rt.service.clock.monotonic_ms() - at) if running else game_ms), running
+
+    def close(self, sids: list[str]) -> None:
+        """Close these phones' sockets (Engine.IO level: they reconnect by themselves)."""
+        self.rt.close_sockets(sids)
+
+    def _listen(self) -> None:
+        """This worker's inbox (answers and states from owners) and the owners' announcements."""
+        while self.running:
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(inbox_key(self.worker_id), OWNERS)
+                for message in pubsub.listen():
+                    if not self.running:
+                        break
+                    try:
+                        self._on_message(json.loads(message["data"]))
+                    except Exception:  # one bad message must not stop the listener
+                        log.exception("relay message failed")
+            except Exception:  # Redis restarted: subscribe again
+                log.warning("relay listener lost Redis; subscribing again", exc_info=True)
+                self.rt.socketio.sleep(0.5)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "reply":
+            waiting = self.waiting.get(message["id"])
+            if waiting is not None:
+                waiting[1] = message["answer"]
+                waiting[0].set()
+        elif op == "states":
+            self._deliver(message)
+        elif op == "owner":  # a worker took a room: the phones relayed for it say hello again (to it)
+            code = message["code"]
+            if message["worker"] != self.worker_id or code in self.rt.service.rooms:
+                sids = [sid for sid, (c, _) in self.local.items() if c == code]
+                for sid in sids:
+                    self.local.pop(sid, None)
+                if sids:
+                    self.close(sids)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        """An owner's broadcast to the phones relayed here: the shared state once, each phone's own part."""
+        from host.sockets import Spliced
+
+        code = message["code"]
+        clock = message.get("clock")
+        if clock is not None:
+            self.clocks[code] = (self.rt.service.clock.monotonic_ms(), clock[0], bool(clock[1]))
+        shared = message["shared"]
+        for sid, own in message["own"].items():
+            if sid in self.local:
+                self.rt.socketio.emit("state", Spliced(json.loads(own), shared), to=sid, namespace="/play",
+                                      ignore_queue=True)
+            self.rt.service.yield_now()
+
+    # ----- owning side -----
+
+    def took(self, code: str) -> None:
+        """This worker took a room: read its stream from now on, and tell the workers relaying its phones."""
+        self.read_from.setdefault(code, self._stream_start())
+        self._publish(OWNERS, {"op": "owner", "code": code, "worker": self.worker_id})
+
+    def _stream_start(self) -> str:
+        """Where a new owner starts reading a room's stream: two seconds back, so that a request sent while the room
+        changed hands is answered (one answered twice is harmless: a hello again, an answer refused as a repeat)."""
+        try:
+            seconds, micros = self.redis.time()
+            return f"{max(0, seconds * 1000 + micros // 1000 - 2000)}-0"
+        except Exception:  # noqa: BLE001 - Redis out of reach: from the newest entry on
+            return "$"
+
+    def _read_streams(self) -> None:
+        """Read the requests of the phones relayed to this worker's rooms, and handle each."""
+        while self.running:
+            held = self.rt.service.store.leases.held if self.rt.service.store.leases is not None else {}
+            for code in [c for c in self.read_from if c not in held]:
+                del self.read_from[code]  # no longer ours
+            if not self.read_from:
+                self.rt.socketio.sleep(READ_BLOCK_MS / 1000)
+                continue
+            try:
+                batches = self.redis.xread({stream_key(c): i for c, i in self.read_from.items()}, count=1000,
+                                           block=READ_BLOCK_MS)
+            except Exception:
+                log.warning("could not read the rooms' request streams", exc_info=True)
+                self.rt.socketio.sleep(0.5)
+                continue
+            for stream, entries in batches or []:
+                code = (stream.decode() if isinstance(stream, bytes) else stream).removeprefix("tr:room:")
+                for entry_id, fields in entries:
+                    if code in self.read_from:
+                        self.read_from[code] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+                    try:
+                        self._handle(code, json.loads(fields[b"m"] if b"m" in fields else fields["m"]))
+                    except Exception:
+                        log.exception("room %s: a relayed request failed", code)
+                    self.rt.service.yield_now()
+
+    def _handle(self, code: str, entry: dict[str, Any]) -> None:
+        from host.room import RoomError
+
+        service = self.rt.service
+        op, sid, worker = entry.get("op"), entry.get("sid"), entry.get("worker")
+        if not isinstance(sid, str) or not isinstance(worker, str):
+            return
+        if op == "leave":
+            if self.remote.pop(sid, None) is not None:
+                service.disconnect(sid)
+            return
+        room = service.rooms.get(code)
+        if room is None:
+            return  # not ours (any more): the relaying worker times out and its phone reconnects
+        try:
+            if op == "hello":
+                seat_id = service.seat_by_token(room, entry.get("token"))
+                if room.seats[seat_id].role != "spectator":
+                    raise RoomError("use_room_route", "a player's phone connects to its room's own server")
+                self.remote[sid] = worker
+                service.connect(room, sid, seat_id)
+                answer = {"ok": True, "seat": seat_id, "spread": True, "state": service.view(room, seat_id)}
+            elif op == "answer":
+                found = service.where(sid)
+                if found is None or found[0] != code or sid not in self.remote:
+                    raise RoomError("not_joined", "join the room first")
+                rtt = entry.get("rtt")
+                if isinstance(rtt, int) and 0 <= rtt < 60_000:
+                    service.rtts[sid] = deque([rtt], maxlen=RTT_SAMPLES)
+                assert found[1] is not None
+                answer = {"ok": True, **service.audience_answer(room, found[1], entry.get("payload"), sid)}
+                self.send_states(code, {sid: service.view(room, found[1])})  # "Sent": its own part
+            else:
+                raise RoomError("unknown_event", f"unknown relayed request {str(op)[:20]!r}")
+        except RoomError as error:
+            answer = {"ok": False, "error": error.to_json()}
+        reply = entry.get("reply")
+        if isinstance(reply, str):
+            self._publish(inbox_key(worker), {"op": "reply", "id": reply, "answer": answer})
+
+    def send_states(self, code: str, states: dict[str, Any], shared_json: str | None = None) -> None:
+        """Send states to relayed phones, one message per relaying worker: ``states`` maps sid -> a ``Spliced``
+        state (its shared part encoded once, ``shared_json``) or a plain state."""
+        from host.sockets import OWN_KEYS, Spliced
+        from host.sockets import shared_json as encode_shared
+
+        room = self.rt.service.rooms.get(code)
+        clock = None
+        if room is not None:
+            clock = [self.rt.service.game_now(room), room.phase == "playing" and not room.paused]
+        batches: dict[str, dict[str, str]] = {}
+        shared = shared_json
+        for sid, state in states.items():
+            worker = self.remote.get(sid)
+            if worker is None:
+                continue
+            if isinstance(state, Spliced):
+                own = state.own_json()
+                shared = state.shared_json
+            else:
+                shared = encode_shared(state)
+                own = json.dumps({k: state[k] for k in OWN_KEYS if k in state}, separators=(",", ":"))
+                self._publish(inbox_key(worker), {"op": "states", "code": code, "shared": shared, "own": {sid: own},
+                                                  "clock": clock})
+                continue
+            batches.setdefault(worker, {})[sid] = own
+        for worker, own in batches.items():
+            self._publish(inbox_key(worker), {"op": "states", "code": code, "shared": shared, "own": own,
+                                              "clock": clock})
+
+    def forget(self, sid: str) -> None:
+        self.remote.pop(sid, None)
