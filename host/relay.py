@@ -34,6 +34,8 @@ from typing import Any
 log = logging.getLogger("throneroom.relay")
 
 STREAM_MAXLEN = 20_000  # entries a room's request stream keeps (approximately): far more than one reveal's answers
+STREAM_TTL_S = 3600  # a room's stream is deleted an hour after its last request
+MAX_REQUEST_BYTES = 2048  # a relayed request's JSON: an answer is a few dozen bytes (so a stream holds 40 MB at most)
 REPLY_TIMEOUT_S = 4.0  # a relayed request the owner does not answer in this time: the phone reconnects
 READ_BLOCK_MS = 200  # how long the owner's XREAD waits for requests
 RTT_SAMPLES = 8
@@ -107,10 +109,13 @@ class Relay:
         ident = secrets.token_hex(8)
         event = self.rt.socketio.server.eio.create_event()
         self.waiting[ident] = [event, None]
-        entry = {"op": op, "sid": sid, "worker": self.worker_id, "reply": ident, **fields}
+        entry = json.dumps({"op": op, "sid": sid, "worker": self.worker_id, "reply": ident, **fields},
+                           separators=(",", ":"))
+        if len(entry) > MAX_REQUEST_BYTES:
+            self.waiting.pop(ident, None)
+            return {"ok": False, "error": {"code": "invalid", "field": None, "message": "this request is too large"}}
         try:
-            self.redis.xadd(stream_key(code), {"m": json.dumps(entry, separators=(",", ":"))},
-                            maxlen=STREAM_MAXLEN, approximate=True)
+            self._append(code, entry)
             answered = event.wait(REPLY_TIMEOUT_S)
         except Exception:
             log.warning("room %s: could not send a phone's %s to its owner", code, op, exc_info=True)
@@ -146,11 +151,17 @@ class Relay:
         self.rtts.pop(sid, None)
         if found is None:
             return
-        entry = {"op": "leave", "sid": sid, "worker": self.worker_id}
         try:
-            self.redis.xadd(stream_key(found[0]), {"m": json.dumps(entry)}, maxlen=STREAM_MAXLEN, approximate=True)
+            self._append(found[0], json.dumps({"op": "leave", "sid": sid, "worker": self.worker_id}))
         except Exception:
             log.warning("room %s: could not tell its owner a phone left", found[0], exc_info=True)
+
+    def _append(self, code: str, entry: str) -> None:
+        """Add a request to the room's stream, bounded in length and in time."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xadd(stream_key(code), {"m": entry}, maxlen=STREAM_MAXLEN, approximate=True)
+        pipe.expire(stream_key(code), STREAM_TTL_S)
+        pipe.execute()
 
     def record_rtt(self, sid: str, rtt_ms: float) -> None:
         if sid in self.local and 0 <= rtt_ms < 60_000:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import socketio
 
 from tests.cluster import Cluster
@@ -177,6 +178,11 @@ def test_an_audience_phone_on_the_other_worker_answers_and_sees_the_reveal(clust
             time.sleep(0.2)
     key, reply = answered
     assert isinstance(reply["ms"], int)  # timed by the owner
+    hostile = phone.call("audience", {"action": {"answer": 5, "pad": "x" * 8000}}, namespace="/play", timeout=15)
+    assert not hostile["ok"] and hostile["error"]["code"] == "invalid", hostile  # never written to Redis
+    streams = redis.Redis.from_url(cluster.workers[other].redis_url)
+    assert 0 < streams.ttl(f"tr:room:{code}") <= 3600  # a room's request stream goes when the room is quiet
+    assert streams.xlen(f"tr:room:{code}") < 20  # hello and a few answers: nothing of the oversized one
     clock = phone.call("ping", {"t": 1}, namespace="/play", timeout=10)
     assert clock["ok"] and clock["game_ms"] is not None  # the relaying worker keeps the owner's game clock
 
