@@ -47,7 +47,10 @@ def health() -> Any:
         runtime.service.store.room("")  # one round trip to the database
     except Exception:  # noqa: BLE001 - any failure: this worker cannot serve rooms now
         return "database unreachable\n", 503, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
-    return "ok\n", 200, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
+    service = runtime.service
+    relayed = len(runtime.relay.local) if runtime.relay is not None else 0
+    figures = f"rooms {len(service.rooms)}\nsockets {len(service.sids)}\nrelayed {relayed}\n"  # for the operator
+    return "ok\n" + figures, 200, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
 
 
 @bp.get("/tv")
