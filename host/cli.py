@@ -490,17 +490,6 @@ class StopRequest:
             self.signum = signum
 
 
-def green_sockets(async_mode: str) -> None:
-    """A worker under eventlet: make the standard library's sockets cooperative before anything opens one. The Redis
-    message queue listens on a socket for the whole life of the process, and python-socketio refuses to run it under
-    eventlet otherwise (Flask-SocketIO's documented requirement); a single ``serve`` has no queue and is left as it
-    is. The one place Throneroom touches eventlet itself: Socket.IO's own primitives do everything else."""
-    if async_mode == "eventlet":
-        import eventlet
-
-        eventlet.monkey_patch(socket=True, select=True)
-
-
 def serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     url, described = database_url(args)
@@ -520,7 +509,9 @@ def serve(args: argparse.Namespace) -> int:
     # eventlet announces its maintenance mode on import; the async mode is a setting, so say it once, quietly
     warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
     if args.command == "worker":
-        green_sockets(args.async_mode)
+        from host.green import green_process
+
+        green_process(args.async_mode)
         from host.lease import new_worker_id
 
         worker_id = args.worker_id or new_worker_id()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,10 +80,17 @@ class Leases:
         self.wall_ms = wall_ms  # () -> ms since the epoch
         self.ttl_ms = ttl_ms
         self.held: dict[str, int] = {}
+        self.taking = threading.Lock()  # one acquisition at a time: two tasks taking one room bump its epoch once
 
     def acquire(self, code: str) -> bool:
         """Take the room's lease if it is free, expired or already this worker's; else ask its holder for it (the
         holder hands it over at its next renewal) and return False."""
+        with self.taking:
+            if code in self.held:  # another task of this worker took it meanwhile
+                return True
+            return self._acquire(code)
+
+    def _acquire(self, code: str) -> bool:
         now = self.wall_ms()
         params = {"code": code, "me": self.worker_id, "now": now, "expires": now + self.ttl_ms}
         with self.engine.begin() as connection:
