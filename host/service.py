@@ -289,6 +289,7 @@ class RoomService:
             try:
                 self.store.append(room.code, room.seq + 1, kind, data, self.clock.wall_ms())
             except LeaseLost:  # another worker took the room (this one was paused or cut off): it acts no more here
+                log.warning("room %s: another worker took it; its %s is refused, nothing written", room.code, kind)
                 self._moved(room.code)
                 raise RoomError("room_moved", "this room moved to another server: reconnecting") from None
             effect()

@@ -10,8 +10,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from sqlalchemy import create_engine, text
 
@@ -36,6 +37,18 @@ def haproxy_config(port: int, workers: list[tuple[str, int]]) -> str:
         if line.strip().startswith("# workers"):
             lines += [f"    server {name} 127.0.0.1:{wport} id {i}" for i, (name, wport) in enumerate(workers, 1)]
     return "\n".join(lines) + "\n"
+
+
+def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:
+    """Poll ``predicate`` every 0.1 s until it gives something true (returned), or fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
 
 
 class Worker:

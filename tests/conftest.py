@@ -185,3 +185,21 @@ def browser() -> Iterator[Any]:
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Any]:
+    """A real PostgreSQL on loopback for a test module (tests/services.py); ``.new_database()`` gives each test its own."""
+    from tests.services import PostgresServer
+
+    with PostgresServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[Any]:
+    """A real Redis on loopback for a test module (tests/services.py)."""
+    from tests.services import RedisServer
+
+    with RedisServer() as server:
+        yield server

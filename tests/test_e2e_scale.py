@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,24 +17,13 @@ import pytest
 import socketio
 from playwright.sync_api import expect
 
-from tests.cluster import Cluster
+from tests.cluster import Cluster, wait_for
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot
 from tests.services import PostgresServer, RedisServer
 
 pytestmark = pytest.mark.e2e
 TAKEOVER_WAIT_MS = 30_000  # HAProxy's ~1 s plus the lease's 3 s, generously, on a loaded machine
 
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with PostgresServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
 
 
 @pytest.fixture
@@ -46,16 +35,6 @@ def cluster(postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path)
             assert running.haproxy is not None
             (tmp_path / "haproxy.log").write_text(running.haproxy.log_tail(100_000))
 
-
-def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 class HostEye:

@@ -5,7 +5,6 @@ reveal. Real workers, HAProxy, PostgreSQL and Redis on loopback; headless Chromi
 from __future__ import annotations
 
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,24 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.hashring import Ring, Server
-from tests.cluster import Cluster
+from tests.cluster import Cluster, wait_for
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot
 from tests.services import PostgresServer, RedisServer
-from tests.test_scale import wait_for
 
 pytestmark = pytest.mark.e2e
 
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with PostgresServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
 
 
 def relayed(port: int) -> int:

@@ -9,7 +9,7 @@ import json
 import signal
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +17,8 @@ import pytest
 import redis
 import socketio
 
-from tests.cluster import Cluster
+from tests.cluster import Cluster, wait_for
 from tests.services import PostgresServer, RedisServer
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with PostgresServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
 
 
 @pytest.fixture
@@ -38,16 +26,6 @@ def cluster(postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path)
     with Cluster(postgres.new_database(), redis_server.url, tmp_path, count=2) as running:
         yield running
 
-
-def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def new_room(url: str) -> tuple[str, str]:
