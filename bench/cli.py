@@ -13,11 +13,13 @@ from typing import Any
 from bench.report import table
 from host.cli import bounded
 
-SCENARIOS = ("party", "big", "fairness", "recovery", "spread")
-FULL = {"rooms": [10, 50, 100, 250], "audience": [50, 200, 500, 1000], "jitter": [(0, 20), (0, 100), (0, 300)],
+SCENARIOS = ("party", "big", "fairness", "recovery", "spread", "failover")
+FULL = {"rooms": [100, 250, 500], "server_workers": [1, 2], "failover_rooms": 50, "failover_times": (10.0, 20.0),
+        "audience": [50, 200, 500, 1000], "jitter": [(0, 20), (0, 100), (0, 300)],
         "duration": 30.0, "recovery_rooms": 100, "recovery_actions": 300, "fairness_phones": 8, "fairness_rounds": 24,
         "spread_rooms": 100_000, "spread_workers": 50}
-QUICK = {"rooms": [2], "audience": [10], "jitter": [(0, 20)], "duration": 3.0, "recovery_rooms": 3,
+QUICK = {"rooms": [2], "server_workers": [1, 2], "failover_rooms": 4, "failover_times": (4.0, 18.0),
+         "audience": [10], "jitter": [(0, 20)], "duration": 3.0, "recovery_rooms": 3,
          "recovery_actions": 60, "fairness_phones": 4, "fairness_rounds": 3, "spread_rooms": 2000,
          "spread_workers": 5}
 
@@ -55,7 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scenario", choices=(*SCENARIOS, "all"), default="all", help="which scenario (default all)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark works, in seconds")
     parser.add_argument("--rooms", type=sizes(1, 2000, "--rooms"), metavar="R,R",
-                        help="party: room counts (default 10,50,100,250)")
+                        help="party: room counts (default 100,250,500)")
+    parser.add_argument("--server-workers", type=sizes(1, 8, "--server-workers"), metavar="N,N",
+                        help="party: server processes, one run each: 1 is one `throneroom serve` on SQLite, 2 or more "
+                        "are `throneroom worker`s behind HAProxy sharing PostgreSQL and Redis (default 1,2)")
+    parser.add_argument("--failover-rooms", type=bounded(int, 2, 1000, "--failover-rooms"), metavar="N",
+                        help="failover: rooms playing on the two workers when one is killed (default 50)")
     parser.add_argument("--duration", type=bounded(float, 1, 3600, "--duration"), metavar="S",
                         help="party: seconds of play per room count (default 30)")
     parser.add_argument("--floor", action=argparse.BooleanOptionalAction, default=True,
@@ -88,7 +95,9 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     """The sizes to run: the defaults (full or quick) with the options given."""
     base = QUICK if args.quick else FULL
     return {
-        "rooms": args.rooms or base["rooms"], "audience": args.audience or base["audience"],
+        "rooms": args.rooms or base["rooms"], "server_workers": args.server_workers or base["server_workers"],
+        "failover_rooms": args.failover_rooms or base["failover_rooms"], "failover_times": base["failover_times"],
+        "audience": args.audience or base["audience"],
         "jitter": args.jitter or base["jitter"], "duration": args.duration or base["duration"],
         "recovery_rooms": args.recovery_rooms or base["recovery_rooms"],
         "recovery_actions": args.recovery_actions or base["recovery_actions"],
@@ -99,10 +108,21 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-PARTY_COLUMNS = [("rooms", "rooms"), ("clients", "clients"), ("actions", "actions"), ("latency.p50", "p50 ms"),
-                 ("latency.p95", "p95 ms"), ("latency.p99", "p99 ms"), ("latency.max", "max ms"), ("lost", "lost"),
-                 ("server_cpu", "server CPU %"), ("generator_cpu", "load-gen CPU %"), ("rss_mb", "server RSS MB"),
+PARTY_COLUMNS = [("rooms", "rooms"), ("server_workers", "server workers"), ("clients", "clients"),
+                 ("sent", "actions sent"), ("acked", "acked"), ("lost", "lost"), ("latency.p50", "p50 ms"),
+                 ("latency.p95", "p95 ms"), ("latency.p99", "p99 ms"), ("latency.max", "max ms"),
+                 ("worker_cpu_text", "CPU % per worker"), ("server_cpu", "server CPU %"),
+                 ("generator_cpu", "load-gen CPU %"), ("postgres_cpu", "PostgreSQL CPU %"),
+                 ("redis_cpu", "Redis CPU %"), ("haproxy_cpu", "HAProxy CPU %"), ("rss_mb", "server RSS MB"),
                  ("per_room_kb", "KB/room")]
+PARTY_TITLE = ("Party load: action-to-update latency (every other client of the room); one `serve` on SQLite, or N "
+               "workers behind HAProxy on PostgreSQL and Redis (CPU: % of one core)")
+FAILOVER_COLUMNS = [("rooms", "rooms"), ("killed_rooms", "killed worker's rooms"), ("rejoined", "all sockets back"),
+                    ("rejoined_max_s", "kill to all back, max s"), ("recovered", "acted again"),
+                    ("back_median_s", "kill to acting again, median s"), ("back_max_s", "max s"),
+                    ("sent", "actions sent"), ("acked", "acked"), ("acked_before_kill", "acked before the kill"),
+                    ("lost_logged", "lost from the log"), ("lost_updates", "updates never seen"),
+                    ("unanswered", "unanswered"), ("generator_cpu", "load-gen CPU %")]
 BIG_COLUMNS = [("audience", "audience"), ("accepted", "accepted"), ("stored", "logged"),
                ("accept_all_ms", "accept all ms"), ("ack.p99", "ack p99 ms"), ("reveal.p50", "reveal p50 ms"),
                ("reveal.p99", "reveal p99 ms"), ("reveal.max", "reveal max ms"), ("scored.p99", "own result p99 ms"),
@@ -155,15 +175,21 @@ def run(args: argparse.Namespace) -> int:
         return row
 
     if "party" in chosen:
-        rows = [attempt(f"party, {r} rooms", lambda r=r: scenarios.party(r, args.workers, sizes_["duration"],
-                                                                      args.timer_scale, args.seed))
-                for r in sizes_["rooms"]]
+        rows = [attempt(f"party, {r} rooms, {n} server worker{'s' if n > 1 else ''}",
+                        lambda r=r, n=n: scenarios.party(r, args.workers, sizes_["duration"], args.timer_scale,
+                                                         args.seed, server_workers=n))
+                for r in sizes_["rooms"] for n in sizes_["server_workers"]]
         results["party"] = [r for r in rows if r]
-        if args.floor:
+        if args.floor:  # the relay is one process: next to the runs on one server process
             rows = [attempt(f"floor, {r['rooms']} rooms", lambda r=r: scenarios.floor(r, args.workers,
                                                                                    sizes_["duration"], args.seed))
-                    for r in results["party"]]
+                    for r in results["party"] if r["server_workers"] == 1]
             results["floor"] = [r for r in rows if r]
+    if "failover" in chosen:
+        before_s, after_s = sizes_["failover_times"]
+        row = attempt("failover", lambda: scenarios.failover(sizes_["failover_rooms"], args.workers, before_s,
+                                                             after_s, args.timer_scale, args.seed))
+        results["failover"] = [row] if row else []
     if "big" in chosen:
         rows = [attempt(f"big room, {n} audience", lambda n=n: scenarios.big(n, args.workers, args.seed))
                 for n in sizes_["audience"]]
@@ -183,12 +209,14 @@ def run(args: argparse.Namespace) -> int:
         results["spread"] = rows or []
     print()
     for key, title, columns in (
-            ("party", "Party load: action-to-update latency (every other client of the room)", PARTY_COLUMNS),
+            ("party", PARTY_TITLE, PARTY_COLUMNS),
             ("floor", "The floor: the same party load on a bare Flask-SocketIO relay (bench/relay.py)", FLOOR_COLUMNS),
             ("big", "Big room: audience answers and the reveal", BIG_COLUMNS),
             ("fairness", "Fairness: pairs ordered as their true reactions (gap ≥ 20 ms)", FAIR_COLUMNS),
             ("recovery", "Recovery: server start to every room restored", RECOVERY_COLUMNS),
-            ("spread", spread_title(sizes_), SPREAD_COLUMNS)):
+            ("spread", spread_title(sizes_), SPREAD_COLUMNS),
+            ("failover", "Failover: 2 workers, the one holding the most rooms killed (SIGKILL) in play",
+             FAILOVER_COLUMNS)):
         if key in results:
             print(table(title, columns, results[key]))
             print()

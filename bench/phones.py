@@ -34,10 +34,15 @@ def cpu_seconds() -> float:
 class Client:
     """One socket on ``/tv`` or ``/play`` that remembers every state it received."""
 
-    def __init__(self, url: str, namespace: str):
+    def __init__(self, url: str, namespace: str, reconnect: bool = False):
         self.url = url
         self.namespace = namespace
-        self.sio = socketio.AsyncClient(reconnection=False)
+        # with ``reconnect``, as the pages: reconnect at once and then at most every 2 s, and say watch or hello again
+        self.sio = (socketio.AsyncClient(reconnection=True, reconnection_delay=0.25, reconnection_delay_max=2)
+                    if reconnect else socketio.AsyncClient(reconnection=False))
+        self.rejoin: Any = None  # a coroutine function: what the page sends on every reconnect
+        self.connects = 0
+        self.rejoined: list[float] = []  # when each re-watch or re-hello was answered ok (now_ms)
         self.versions: list[int] = []  # versions of the states received, in order of arrival
         self.times: list[float] = []  # when each arrived (now_ms)
         self.state: dict[str, Any] | None = None
@@ -45,6 +50,23 @@ class Client:
         self.disorder = 0  # states that arrived with a lower version than one before them
         self.sio.on("state", self._state, namespace=namespace)
         self.sio.on("sync", self._sync, namespace=namespace)
+        self.sio.on("connect", self._connected, namespace=namespace)
+
+    async def _connected(self) -> None:
+        self.connects += 1
+        if self.connects > 1 and self.rejoin is not None:  # a reconnect: answered later (not in the handler)
+            asyncio.get_running_loop().create_task(self._rejoin())
+
+    async def _rejoin(self) -> None:
+        for _ in range(20):
+            try:
+                answer = await self.rejoin()
+            except Exception:  # noqa: BLE001 - disconnected again or no answer: the next connect tries again
+                return
+            if answer.get("ok"):
+                self.rejoined.append(now_ms())
+                return
+            await asyncio.sleep(0.5)  # e.g. the room is still being taken over
 
     async def _sync(self, _data: Any) -> dict[str, Any]:
         return {}
@@ -84,6 +106,18 @@ class Client:
             await self.sio.disconnect()
 
 
+async def setup_call(client: Client, event: str, data: dict[str, Any], retries: list[int]) -> dict[str, Any]:
+    """A set-up call (watch, join, control) that answers ``storage_busy`` ("try again") is tried again, as a person
+    would, up to ten times; ``retries`` counts the repeats."""
+    for _ in range(10):
+        answer = await client.call(event, data, timeout=120)
+        if answer.get("ok") or (answer.get("error") or {}).get("code") != "storage_busy":
+            break
+        retries[0] += 1
+        await asyncio.sleep(0.5)
+    return answer
+
+
 async def connect_all(clients: list[Client], batch: int = 50) -> None:
     """Connect clients a batch at a time (a thousand handshakes at once would only measure the listen queue)."""
     for i in range(0, len(clients), batch):
@@ -110,8 +144,10 @@ class Player:
         self.rng = rng
         self.stop_at = stop_at
         self.handled: set[int] = set()
-        self.actions: list[tuple[float, int]] = []  # (sent at, version it produced)
-        self.refused = 0
+        self.actions: list[tuple[float, int, int, float]] = []  # (sent at, version it produced, step, acked at)
+        self.sent: list[float] = []  # when each action was sent
+        self.refused = 0  # answered with an error
+        self.unanswered = 0  # no answer in time, or the socket was disconnected
         client.on_state = self.seen
 
     def seen(self, state: dict[str, Any]) -> None:
@@ -133,13 +169,15 @@ class Player:
         if action is None or now_ms() > self.stop_at:
             return
         sent = now_ms()
+        self.sent.append(sent)
         try:
-            answer = await self.client.call("action", {"action": action, "step": step, "ms": round(delay * 1000)})
-        except Exception:  # noqa: BLE001 - a timeout: counted as refused
-            self.refused += 1
+            answer = await self.client.call("action", {"action": action, "step": step, "ms": round(delay * 1000)},
+                                            timeout=10)
+        except Exception:  # noqa: BLE001 - a timeout, or a socket that is down
+            self.unanswered += 1
             return
         if answer.get("ok"):
-            self.actions.append((sent, answer["version"]))
+            self.actions.append((sent, answer["version"], step, now_ms()))
         else:
             self.refused += 1
 
@@ -149,21 +187,30 @@ class Player:
 async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
     """Set up this worker's rooms, wait for the start signal, play for the duration, then measure."""
     rng = random.Random(job["seed"])
+    reconnect = bool(job.get("failover"))
     rooms = []
     for room in job["rooms"]:
-        tv = Client(job["url"], "/tv")
-        phones = [Client(job["url"], "/play") for _ in range(3)]
+        url = f"{job['url']}?room={room['code']}"  # HAProxy routes a room's sockets by it (deploy/haproxy.cfg)
+        tv = Client(url, "/tv", reconnect)
+        phones = [Client(url, "/play", reconnect) for _ in range(3)]
         rooms.append((room, tv, phones))
     await connect_all([c for _, tv, phones in rooms for c in (tv, *phones)])
+    seats: dict[int, int] = {}  # id(phone client) -> its seat
+    busy = [0]  # set-up calls answered storage_busy and repeated
     for room, tv, phones in rooms:
-        answer = await tv.call("watch", {"code": room["code"], "host_token": room["host_token"]})
+        watch = {"code": room["code"], "host_token": room["host_token"]}
+        answer = await setup_call(tv, "watch", watch, busy)
         assert answer["ok"], answer
+        tv.rejoin = lambda tv=tv, watch=watch: tv.call("watch", watch, timeout=30)
         for i, phone in enumerate(phones):
-            answer = await phone.call("join", {"code": room["code"], "name": f"P{i}", "role": "player"})
+            answer = await setup_call(phone, "join", {"code": room["code"], "name": f"P{i}", "role": "player"}, busy)
             assert answer["ok"], answer
+            seats[id(phone)] = answer["seat"]
+            hello = {"code": room["code"], "token": answer["token"]}
+            phone.rejoin = lambda phone=phone, hello=hello: phone.call("hello", hello, timeout=30)
         for control in ({"control": "select_game", "game": "campaign"},
                         {"control": "settings", "game": "campaign", "settings": {"bots": False}}):
-            answer = await tv.call("control", control)
+            answer = await setup_call(tv, "control", control, busy)
             assert answer["ok"], answer
     ready.put(len(rooms))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
@@ -174,7 +221,7 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any
         players += [Player(p, random.Random(rng.random()), stop_at) for p in phones]
     spacing = min(5.0, job["duration_s"] / 4) / len(rooms)  # parties do not all start in the same second
     for _, tv, _ in rooms:
-        answer = await tv.call("control", {"control": "start"}, timeout=120)
+        answer = await setup_call(tv, "control", {"control": "start"}, busy)
         assert answer["ok"], answer
         await asyncio.sleep(spacing)
     measure_from = now_ms() + 1000  # the play, not the game starts (each draws its questions from the packs)
@@ -182,9 +229,19 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any
     await asyncio.sleep(job["settle_s"])  # updates still on their way
     cpu = cpu_seconds() - cpu0
     wall = (now_ms() - wall0) / 1000
-    latencies: list[float] = []
-    lost = actions = refused = disorder = states = 0
     by_phone = {id(p.client): p for p in players}
+    if reconnect:  # the failover scenario: every record, judged by the parent, which knows when it killed whom
+        raw = [{"code": room["code"],
+                "clients": [{"versions": c.versions, "times": c.times, "seat": seats.get(id(c)),
+                             "rejoined": c.rejoined} for c in (tv, *phones)],
+                "actions": [[seats[id(p)], *a] for p in phones for a in by_phone[id(p)].actions],
+                "sent": sum(len(by_phone[id(p)].sent) for p in phones),
+                "refused": sum(by_phone[id(p)].refused for p in phones),
+                "unanswered": sum(by_phone[id(p)].unanswered for p in phones)} for room, tv, phones in rooms]
+        await asyncio.gather(*(c.close() for _, tv, phones in rooms for c in (tv, *phones)))
+        return {"rooms": raw, "cpu": cpu, "wall": wall, "busy": busy[0]}
+    latencies: list[float] = []
+    lost = actions = refused = unanswered = sent_count = disorder = states = 0
     for _, tv, phones in rooms:
         clients = [tv, *phones]
         states += sum(len(c.versions) for c in clients)
@@ -192,7 +249,9 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any
         for phone in phones:
             player = by_phone[id(phone)]
             refused += player.refused
-            for sent, version in player.actions:
+            unanswered += player.unanswered
+            sent_count += sum(1 for t in player.sent if t >= measure_from)
+            for sent, version, _step, _acked in player.actions:
                 if sent < measure_from:
                     continue
                 actions += 1
@@ -208,8 +267,8 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any
                 if arrivals:
                     latencies.append(max(arrivals) - sent)
     await asyncio.gather(*(c.close() for _, tv, phones in rooms for c in (tv, *phones)))
-    return {"latencies": latencies, "lost": lost, "actions": actions, "refused": refused, "states": states,
-            "disorder": disorder, "cpu": cpu, "wall": wall}
+    return {"latencies": latencies, "lost": lost, "actions": actions, "sent": sent_count, "refused": refused,
+            "unanswered": unanswered, "busy": busy[0], "states": states, "disorder": disorder, "cpu": cpu, "wall": wall}
 
 
 # ----- big room: one game, three players, N audience phones -----

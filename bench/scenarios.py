@@ -14,7 +14,7 @@ from bench import fairness
 from bench.phones import worker
 from bench.relay import RelayServer
 from bench.report import summary
-from bench.server import Server
+from bench.server import Cluster, Server
 
 MB = 1024 * 1024
 
@@ -61,16 +61,28 @@ def _wait_ready(queue: Any, count: int, timeout: float, processes: list[Any], re
     return total
 
 
+def _process_cpu(server: Any) -> dict[str, float]:
+    """CPU seconds so far of each server-side process: ``w1``... (one ``serve``: ``w1`` alone), and with several
+    workers ``postgres``, ``redis`` and ``haproxy``."""
+    return server.cpu() if isinstance(server, Cluster) else {"w1": server.cpu_seconds()}
+
+
 def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed: int = 1,
-          relay_step_ms: int | None = None) -> dict[str, Any]:
+          relay_step_ms: int | None = None, server_workers: int = 1) -> dict[str, Any]:
     """R rooms, each a TV and three phones playing the Short Campaign at a bot's pace; with ``relay_step_ms``, the
-    same phones against the bare relay (bench/relay.py) instead of Throneroom, its steps that long."""
+    same phones against the bare relay (bench/relay.py) instead of Throneroom, its steps that long. With
+    ``server_workers`` of 2 or more: that many ``throneroom worker`` processes behind HAProxy, sharing PostgreSQL and
+    Redis (bench/server.py's Cluster), instead of one ``throneroom serve`` on SQLite."""
     ctx = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
-        server = (RelayServer(Path(tmp) / "relay.db", relay_step_ms) if relay_step_ms is not None
-                  else Server(Path(tmp) / "party.db", timer_scale=timer_scale, seed=seed))
-        server.start()
+        if relay_step_ms is not None:
+            server: Any = RelayServer(Path(tmp) / "relay.db", relay_step_ms)
+        elif server_workers > 1:
+            server = Cluster(Path(tmp), server_workers, timer_scale=timer_scale, seed=seed)
+        else:
+            server = Server(Path(tmp) / "party.db", timer_scale=timer_scale, seed=seed)
         try:
+            server.start()
             rss_empty = server.rss_bytes()
             created = [server.create_room() for _ in range(rooms)]
             workers = max(1, min(workers, rooms))
@@ -79,20 +91,39 @@ def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed:
             ready, go = ctx.Queue(), ctx.Event()
             processes, results = _spawn("party", jobs, ready, go)
             _wait_ready(ready, workers, 60 + rooms, processes, results)
-            cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+            cpu0, wall0 = _process_cpu(server), time.monotonic()
             go.set()
             time.sleep(duration_s)
-            cpu = server.cpu_seconds() - cpu0
+            cpu1 = _process_cpu(server)
             wall = time.monotonic() - wall0
             rss = server.rss_bytes()
             figures = _collect(processes, results, 120 + duration_s)
+        except Exception as error:
+            tails = server.log_tails() if isinstance(server, Cluster) else ""
+            if tails:  # what the workers said: the cause is most often there
+                raise RuntimeError(f"{error}\n{tails}") from error
+            raise
         finally:
             server.stop()
+    by_process = {name: cpu1[name] - cpu0[name] for name in cpu0}
+    names = sorted(name for name in by_process if name.startswith("w"))
+    cpu = sum(by_process[name] for name in names)
     latencies = [x for f in figures for x in f["latencies"]]
     generator_cpu = sum(f["cpu"] for f in figures) / max(f["wall"] for f in figures)
     actions = sum(f["actions"] for f in figures)
+
+    def share(seconds: float | None) -> float | None:
+        return None if seconds is None else round(100 * seconds / wall, 1)
+
     return {
-        "rooms": rooms, "clients": rooms * 4, "actions": actions,
+        "rooms": rooms, "clients": rooms * 4, "actions": actions, "server_workers": len(names),
+        "sent": sum(f.get("sent", 0) for f in figures), "acked": actions,
+        "unanswered": sum(f.get("unanswered", 0) for f in figures),
+        "setup_busy": sum(f.get("busy", 0) for f in figures),  # set-up calls answered storage_busy, repeated
+        "worker_cpu": [share(by_process[name]) for name in names],
+        "worker_cpu_text": " / ".join(f"{share(by_process[name]):.0f}" for name in names),
+        "postgres_cpu": share(by_process.get("postgres")), "redis_cpu": share(by_process.get("redis")),
+        "haproxy_cpu": share(by_process.get("haproxy")),
         "refused": sum(f["refused"] for f in figures),
         "cpu_ms_per_action": round(1000 * cpu / actions, 2) if actions else None,
         "latency": summary(latencies), "lost": sum(f["lost"] for f in figures),
@@ -257,3 +288,101 @@ def recovery(rooms: int, actions: int, seed: int = 1) -> dict[str, Any]:
             "start_to_ready_s": round(server.ready_after, 2), "restore_s": round(in_process_s, 2),
             "per_event_us": round(1e6 * in_process_s / max(1, events), 1), "rss_mb": round(rss / MB, 1),
             "made_s": round(made_s, 1)}
+
+
+def _first_after(client: dict[str, Any], after: float, version: int, before: float | None = None) -> float | None:
+    """When a client first received, after ``after`` (and before ``before``), a state of at least this version.
+    Within one worker process the versions only grow, so such a state includes the action; states from before the
+    send cannot count, whatever their version (a worker that took a room over numbers its states anew)."""
+    for v, t in zip(client["versions"], client["times"]):
+        if t >= after and v >= version and (before is None or t < before):
+            return t
+    return None
+
+
+def failover(rooms: int, workers: int, before_s: float, after_s: float, timer_scale: float,
+             seed: int = 1) -> dict[str, Any]:
+    """Two workers behind HAProxy, R rooms playing the party load; after ``before_s`` the worker holding the most
+    rooms is killed (SIGKILL); the play goes on for ``after_s``. The sockets reconnect through HAProxy and watch or
+    say hello again, as the pages do. Figures: for each room of the killed worker, the time from the kill until an
+    action sent after it had its update at every other client of the room; the actions lost."""
+    ctx = multiprocessing.get_context("spawn")
+    duration_s = before_s + after_s
+    with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
+        cluster = Cluster(Path(tmp), 2, timer_scale=timer_scale, seed=seed)
+        try:
+            cluster.start()
+            created = [cluster.create_room() for _ in range(rooms)]
+            workers = max(1, min(workers, rooms))
+            jobs = [{"url": cluster.url, "rooms": created[i::workers], "seed": seed * 1000 + i, "failover": True,
+                     "duration_s": duration_s, "settle_s": 3.0} for i in range(workers)]
+            ready, go = ctx.Queue(), ctx.Event()
+            processes, results = _spawn("party", jobs, ready, go)
+            _wait_ready(ready, workers, 60 + rooms, processes, results)
+            go.set()
+            time.sleep(before_s)
+            held = cluster.holders()
+            counts = {name: sum(1 for h in held.values() if h == name) for name in cluster.workers}
+            victim = max(counts, key=lambda name: counts[name])
+            victim_rooms = {code for code, holder in held.items() if holder == victim}
+            killed_at = time.monotonic() * 1000
+            cluster.kill(victim)
+            figures = _collect(processes, results, 120 + duration_s)
+            logged = {(code, by, step) for code, by, step in cluster.query(
+                "SELECT room_code, CAST(data AS json)->>'by', CAST(data AS json)->>'step' FROM room_event "
+                "WHERE kind = 'action'")}
+        finally:
+            cluster.stop()
+    recovered: list[float] = []
+    rejoined: list[float] = []  # kill to every socket of a killed worker's room answered again (watch, hello)
+    unrecovered = sent = acked = refused = unanswered = lost_updates = lost_logged = acked_before = 0
+    for figure in figures:
+        for room in figure["rooms"]:
+            sent += room["sent"]
+            refused += room["refused"]
+            unanswered += room["unanswered"]
+            back: float | None = None
+            for seat, sent_at, version, step, acked_at in room["actions"]:
+                acked += 1
+                others = [c for c in room["clients"] if c["seat"] != seat]
+                if acked_at < killed_at:
+                    acked_before += 1
+                    if (room["code"], str(seat), str(step)) not in logged:
+                        lost_logged += 1
+                arrivals = []
+                for client in others:
+                    if sent_at < killed_at:  # before the kill, or the room's state again after the client came back
+                        at = _first_after(client, sent_at, version, killed_at)
+                        if at is None and any(t > killed_at for t in client["times"]):
+                            at = next(t for t in client["times"] if t > killed_at)
+                    else:
+                        at = _first_after(client, sent_at, version)
+                    if at is None:
+                        lost_updates += 1
+                    else:
+                        arrivals.append(at)
+                if sent_at > killed_at and len(arrivals) == len(others):
+                    done = max(arrivals) - killed_at
+                    back = done if back is None else min(back, done)
+            if room["code"] in victim_rooms:
+                again = [min((t for t in c["rejoined"] if t > killed_at), default=None) for c in room["clients"]]
+                if all(t is not None for t in again):
+                    rejoined.append((max(again) - killed_at) / 1000)
+                if back is None:
+                    unrecovered += 1
+                else:
+                    recovered.append(back / 1000)
+    recovered.sort()
+    median = None if not recovered else round(
+        recovered[len(recovered) // 2] if len(recovered) % 2 else
+        (recovered[len(recovered) // 2 - 1] + recovered[len(recovered) // 2]) / 2, 2)
+    generator_cpu = sum(f["cpu"] for f in figures) / max(f["wall"] for f in figures)
+    return {
+        "rooms": rooms, "killed": victim, "killed_rooms": len(victim_rooms), "recovered": len(recovered),
+        "unrecovered": unrecovered, "back_max_s": round(max(recovered), 2) if recovered else None,
+        "back_median_s": median, "rejoined_max_s": round(max(rejoined), 2) if rejoined else None,
+        "rejoined": len(rejoined), "sent": sent, "acked": acked, "acked_before_kill": acked_before,
+        "refused": refused, "unanswered": unanswered, "lost_logged": lost_logged, "lost_updates": lost_updates,
+        "lost": lost_logged + lost_updates, "generator_cpu": round(100 * generator_cpu, 1),
+        "before_s": before_s, "after_s": after_s, "setup_busy": sum(f.get("busy", 0) for f in figures),
+    }

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -100,3 +103,185 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+
+
+# ----- several workers behind HAProxy, sharing PostgreSQL and Redis (issue [14]) -----
+
+def _services() -> Any:
+    """tests/services.py (real PostgreSQL, Redis and HAProxy on loopback): the bench runs from a checkout."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import tests.services
+
+    return tests.services
+
+
+def haproxy_config(port: int, workers: list[tuple[str, int]]) -> str:
+    """deploy/haproxy.cfg as shipped, listening on ``127.0.0.1:port`` with these workers in both backends (a copy of
+    tests/cluster.py's, with room for the bench's connections)."""
+    lines = []
+    for line in (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
+        if re.match(r"\s+server\s", line):
+            continue  # the shipped example's workers
+        if re.match(r"\s+bind\s", line):
+            line = f"    bind 127.0.0.1:{port}"
+        if re.match(r"\s+maxconn\s", line):
+            line = "    maxconn 8000"
+        lines.append(line)
+        if line.strip().startswith("# workers"):
+            lines += [f"    server {name} 127.0.0.1:{wport} id {i}" for i, (name, wport) in enumerate(workers, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def tree_cpu(ps: psutil.Process) -> float:
+    """CPU seconds of a process and of its children, the live ones and those it reaped (PostgreSQL's backends)."""
+    total = 0.0
+    try:
+        times = ps.cpu_times()
+        total = times.user + times.system + times.children_user + times.children_system
+        for child in ps.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                child_times = child.cpu_times()
+                total += child_times.user + child_times.system
+    except psutil.Error:
+        pass
+    return total
+
+
+class Cluster:
+    """``count`` ``throneroom worker`` processes (w1, w2, ...) behind HAProxy, sharing a PostgreSQL and a Redis, all on
+    127.0.0.1; ``url`` is HAProxy's. ``cpu()`` reads every process's CPU seconds from outside with psutil."""
+
+    def __init__(self, tmp: Path, count: int, timer_scale: float = 1.0, seed: int | None = 1):
+        self.tmp = tmp
+        self.count = count
+        self.timer_scale = timer_scale
+        self.seed = seed
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workers: dict[str, dict[str, Any]] = {}
+        self.postgres: Any = None
+        self.redis: Any = None
+        self.haproxy: Any = None
+        self.database_url = ""
+        self.ready_after = 0.0
+
+    def worker_command(self, name: str, port: int) -> list[str]:
+        args = [sys.executable, "-m", "host.cli", "worker", "--port", str(port), "--worker-id", name,
+                "--database-url", self.database_url, "--message-queue", self.redis.url, "--public-url", self.url,
+                "--timer-scale", str(self.timer_scale), "--quiet",
+                "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
+                "--max-spectators", "100000"]
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
+        return args
+
+    def start(self, timeout: float = 120) -> None:
+        """PostgreSQL, Redis, the workers (each until it answers /healthz), then HAProxy until it sends requests to
+        every worker."""
+        services = _services()
+        started = time.monotonic()
+        self.postgres = services.PostgresServer().start()
+        self.redis = services.RedisServer().start()
+        self.database_url = self.postgres.new_database("bench")
+        for i in range(1, self.count + 1):
+            name, port = f"w{i}", free_port()
+            log = self.tmp / f"{name}.log"
+            out = open(log, "a")  # noqa: SIM115 - the worker writes to it for its whole life
+            process = subprocess.Popen(self.worker_command(name, port), cwd=ROOT, stdout=out,
+                                       stderr=subprocess.STDOUT, text=True,
+                                       env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            self.workers[name] = {"port": port, "process": process, "ps": psutil.Process(process.pid), "log": log}
+        deadline = started + timeout
+        for name, worker in self.workers.items():
+            while True:
+                if worker["process"].poll() is not None:
+                    raise RuntimeError(f"worker {name} exited: {worker['log'].read_text()[-2000:]}")
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{worker['port']}/healthz", timeout=1):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"worker {name} did not start: {worker['log'].read_text()[-2000:]}")
+                    time.sleep(0.1)
+        self.haproxy = services.HAProxy(haproxy_config(self.port, [(n, w["port"]) for n, w in self.workers.items()]),
+                                        listening=self.port).start()
+        seen: set[str] = set()
+        while seen != set(self.workers):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"HAProxy never sent a request to {sorted(set(self.workers) - seen)}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as response:
+                    seen.add(response.headers["X-Throneroom-Worker"])
+            except OSError:
+                time.sleep(0.1)
+        self.ready_after = time.monotonic() - started
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far: each worker by name, and ``postgres``, ``redis`` and ``haproxy``."""
+        figures = {name: tree_cpu(w["ps"]) for name, w in self.workers.items()}
+        for key, service in (("postgres", self.postgres), ("redis", self.redis), ("haproxy", self.haproxy)):
+            process = service.process if service is not None else None
+            figures[key] = tree_cpu(psutil.Process(process.pid)) if process is not None else 0.0
+        return figures
+
+    def cpu_seconds(self) -> float:
+        """The workers' CPU together."""
+        figures = self.cpu()
+        return sum(figures[name] for name in self.workers)
+
+    def rss_bytes(self) -> int:
+        """The live workers' resident memory together."""
+        total = 0
+        for worker in self.workers.values():
+            with contextlib.suppress(psutil.Error):
+                total += worker["ps"].memory_info().rss
+        return total
+
+    def create_room(self) -> dict[str, Any]:
+        """A new room through HAProxy (any worker): ``{code, host_token}``."""
+        request = urllib.request.Request(self.url + "/api/rooms", method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+    def query(self, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+        """Rows from the shared database."""
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(self.database_url)
+        try:
+            with engine.connect() as connection:
+                return [tuple(row) for row in connection.execute(text(sql), params).all()]
+        finally:
+            engine.dispose()
+
+    def holders(self) -> dict[str, str]:
+        """Room code -> the worker holding its lease."""
+        return {code: holder for code, holder in self.query("SELECT room_code, holder FROM room_lease")
+                if holder is not None}
+
+    def log_tails(self, chars: int = 1500) -> str:
+        """The end of every worker's output, for error messages."""
+        return "\n".join(f"--- {name} ---\n{w['log'].read_text(errors='replace')[-chars:]}"
+                         for name, w in self.workers.items() if w["log"].exists())
+
+    def kill(self, name: str) -> None:
+        """SIGKILL one worker: it dies with no chance to write or release anything."""
+        process = self.workers[name]["process"]
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+
+    def stop(self) -> None:
+        """Every process, the workers first."""
+        for worker in self.workers.values():
+            process = worker["process"]
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(10)
+        for service in (self.haproxy, self.redis, self.postgres):
+            if service is not None:
+                service.stop()

@@ -104,3 +104,44 @@ def test_the_party_scenario_runs_the_same_load_on_the_relay(tmp_path: Path, caps
     assert floor["relay_refused"] == 0 and floor["relay"]["disorder"] == 0
     well_formed(floor["relay"]["latency"], floor["relay_actions"])
     assert floor["relay_cpu_ms_per_action"] > 0 and floor["cpu_ratio"] is not None
+
+
+def test_the_party_runs_on_one_server_and_on_two_workers_behind_haproxy(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for bad in (["--server-workers", "0"], ["--server-workers", "1,x"], ["--failover-rooms", "1"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(bad)
+    out = tmp_path / "workers.json"
+    assert run(parser.parse_args(["--quick", "--scenario", "party", "--server-workers", "1,2", "--no-floor",
+                                  "--workers", "2", "--json", str(out)])) == 0
+    printed = capsys.readouterr().out
+    print(printed)  # the table, for whoever runs the test with -s
+    assert "| rooms | server workers | clients | actions sent | acked | lost |" in printed
+    rows = json.loads(out.read_text())["party"]
+    assert [(r["rooms"], r["server_workers"]) for r in rows] == [(2, 1), (2, 2)]
+    for row in rows:
+        assert 0 < row["acked"] <= row["sent"] and row["lost"] == 0 and row["disorder"] == 0, row
+        well_formed(row["latency"], row["acked"])
+        assert len(row["worker_cpu"]) == row["server_workers"] and all(c >= 0 for c in row["worker_cpu"])
+    assert rows[0]["postgres_cpu"] is None  # one serve: SQLite, no PostgreSQL, Redis or HAProxy
+    assert all(rows[1][k] is not None and rows[1][k] >= 0 for k in ("postgres_cpu", "redis_cpu", "haproxy_cpu"))
+
+
+def test_the_failover_scenario_kills_the_busiest_worker_and_its_rooms_play_on(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "failover.json"
+    assert run(parser.parse_args(["--quick", "--scenario", "failover", "--workers", "2", "--json", str(out)])) == 0
+    printed = capsys.readouterr().out
+    print(printed)
+    assert "| rooms | killed worker's rooms | all sockets back |" in printed
+    row = json.loads(out.read_text())["failover"][0]
+    assert row["rooms"] == 4 and row["killed"] in ("w1", "w2") and row["killed_rooms"] >= 2  # the busier of two
+    assert row["acked_before_kill"] > 0 and row["acked"] > row["acked_before_kill"]
+    # every socket came back (re-watch, re-hello) and every room of the killed worker acted again
+    assert row["rejoined"] == row["killed_rooms"] and row["recovered"] == row["killed_rooms"], row
+    assert row["back_max_s"] >= row["back_median_s"] > 0
+    assert row["lost_logged"] == 0 and row["lost_updates"] == 0, row
