@@ -476,6 +476,25 @@ def backup(args: argparse.Namespace) -> int:
 
 
 STOP_POLL_S = 0.05  # how often the serving process looks for a stop request
+MAX_CONNECTIONS = 20_000  # connections one process serves at once (eventlet's own default, 1,024, held 250 rooms)
+
+
+def open_files_limit() -> int:
+    """Raise this process's limit of open files to the most the system allows (every connection is one, and the
+    usual soft limit of 1,024 would refuse phones long before the server is busy); returns the limit in force."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return MAX_CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard == resource.RLIM_INFINITY else min(hard, MAX_CONNECTIONS + 1024)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 class StopRequest:
@@ -543,6 +562,10 @@ def serve(args: argparse.Namespace) -> int:
         print(f"throneroom: cannot start: {error}", file=sys.stderr)
         return 1
     runtime = runtime_of(app)
+    files = open_files_limit()
+    if files < MAX_CONNECTIONS:
+        print(f"throneroom: this process may open {files} files: at most some {files - 50} phones and screens can "
+              "connect (raise the limit: ulimit -n, or LimitNOFILE= in a systemd unit)", file=sys.stderr)
     print("Throneroom is running.")
     print(f"  On the TV or laptop, open:  {public}/tv")
     print(f"  Phones join at:             {public}   (or scan the QR code on the TV)")
@@ -570,7 +593,8 @@ def serve(args: argparse.Namespace) -> int:
     def run_server() -> None:
         try:
             runtime.socketio.run(app, host=args.host, port=args.port, log_output=False,
-                                 allow_unsafe_werkzeug=args.async_mode == "threading")
+                                 allow_unsafe_werkzeug=args.async_mode == "threading",
+                                 **({"max_size": MAX_CONNECTIONS} if args.async_mode == "eventlet" else {}))
         except BaseException as error:  # noqa: BLE001 - handed to the waiting task, which reports it
             ended.append(error)
         else:

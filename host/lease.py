@@ -129,16 +129,26 @@ class Leases:
             self.held.pop(code, None)
             raise LeaseLost(code)
 
-    def still_held(self, connection: Any, codes: list[str]) -> list[str]:
+    def still_held(self, connection: Any, codes: list[str]) -> tuple[list[str], list[str]]:
         """Inside a write transaction: which of these rooms this worker still holds with the epoch it took, their rows
-        locked until the transaction ends (PostgreSQL; SQLite has one writer at a time anyway)."""
+        locked until the transaction ends (PostgreSQL; SQLite has one writer at a time anyway), and which it lost.
+        A row another transaction has locked (this worker's own write to the room, fenced, or another worker's
+        acquisition) is skipped, in neither list: waiting for it could hold up every room's clock."""
         if not codes:
-            return []
+            return [], []
+        sqlite = connection.dialect.name == "sqlite"
         query = text("SELECT room_code, epoch FROM room_lease WHERE holder = :me AND room_code IN :codes"
-                     + ("" if connection.dialect.name == "sqlite" else " FOR UPDATE"))
-        query = query.bindparams(bindparam("codes", expanding=True))
+                     + ("" if sqlite else " FOR UPDATE SKIP LOCKED")).bindparams(bindparam("codes", expanding=True))
         rows = connection.execute(query, {"me": self.worker_id, "codes": list(codes)}).all()
-        return [code for code, epoch in rows if self.held.get(code) == epoch]
+        held = [code for code, epoch in rows if self.held.get(code) == epoch]
+        rest = [code for code in codes if code not in {row[0] for row in rows}]
+        if rest and not sqlite:  # skipped or not ours: look again without locking
+            query = text("SELECT room_code FROM room_lease WHERE holder = :me AND room_code IN :codes").bindparams(
+                bindparam("codes", expanding=True))
+            mine = {row[0] for row in connection.execute(query, {"me": self.worker_id, "codes": rest}).all()}
+            rest = [code for code in rest if code not in mine]
+        lost = [code for code in codes if code in rest or (code not in held and code in {r[0] for r in rows})]
+        return held, lost
 
     def renew(self) -> Renewal:
         """Renew every lease this worker holds, in one statement; report the rooms lost meanwhile (another worker
@@ -148,8 +158,12 @@ class Leases:
             return result
         now = self.wall_ms()
         with self.engine.begin() as connection:
-            connection.execute(text("UPDATE room_lease SET expires_ms = :expires WHERE holder = :me"),
-                               {"expires": now + self.ttl_ms, "me": self.worker_id})
+            # A row locked by a write in progress (this worker's own fenced write renews it anyway, or another
+            # worker taking an expired lease) is skipped rather than waited for.
+            renew = ("UPDATE room_lease SET expires_ms = :expires WHERE holder = :me" if connection.dialect.name ==
+                     "sqlite" else "UPDATE room_lease SET expires_ms = :expires WHERE room_code IN (SELECT room_code "
+                     "FROM room_lease WHERE holder = :me FOR UPDATE SKIP LOCKED)")
+            connection.execute(text(renew), {"expires": now + self.ttl_ms, "me": self.worker_id})
             rows = connection.execute(text("SELECT room_code, epoch, wanted_by FROM room_lease WHERE holder = :me"),
                                       {"me": self.worker_id}).all()
         mine = {code: (epoch, wanted) for code, epoch, wanted in rows}

@@ -762,11 +762,11 @@ class RoomService:
         if not due:
             return
         try:
-            lost = self.store.save_clocks(due)
+            written, lost = self.store.save_clocks(due)
         except Exception:  # the database is busy: the next tick writes a newer clock anyway
             log.warning("could not write the game clocks of %d room(s)", len(due), exc_info=True)
             return
-        self.clocks_saved.update({code: ms for code, ms in due.items() if code not in lost})
+        self.clocks_saved.update({code: due[code] for code in written})
         for code in lost:
             log.warning("room %s: another worker took it", code)
             self._moved(code)

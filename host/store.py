@@ -161,18 +161,18 @@ class Store:
         for row in rows:
             yield StoredEvent(row.seq, row.kind, json.loads(row.data), row.wall_ms)
 
-    def save_clocks(self, clocks: dict[str, int], release: str | None = None) -> list[str]:
+    def save_clocks(self, clocks: dict[str, int], release: str | None = None) -> tuple[list[str], list[str]]:
         """Write the game clocks of running rooms, all in one transaction; a worker writes only those of the rooms it
         still holds, and ``release`` gives up that room's lease in the same transaction (a hand-over). Returns the
-        rooms whose lease this worker lost (their clocks are not written)."""
+        rooms whose clocks were written, and those whose lease this worker lost (a worker leaves a room it is writing
+        to right now in neither: the next tick writes its clock)."""
         if not clocks and release is None:
-            return []
+            return [], []
         lost: list[str] = []
         with Session(self.engine) as session:
-            if self.leases is not None:
-                held = set(self.leases.still_held(session.connection(), sorted(clocks)))
-                lost = [code for code in clocks if code not in held]
-                clocks = {code: ms for code, ms in clocks.items() if code in held}
+            if self.leases is not None:  # a room being written right now is left for the next tick
+                held_now, lost = self.leases.still_held(session.connection(), sorted(clocks))
+                clocks = {code: ms for code, ms in clocks.items() if code in held_now}
             for code, game_ms in clocks.items():
                 record = session.get(ClockRecord, code)
                 if record is None:
@@ -183,7 +183,7 @@ class Store:
             if release is not None and self.leases is not None:
                 self.leases.release(session.connection(), release)
             session.commit()
-        return lost
+        return sorted(clocks), lost
 
     def clock(self, code: str) -> int | None:
         """The room's game clock as last written, if ever."""

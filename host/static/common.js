@@ -195,7 +195,7 @@ const TR = (() => {
    * one worker that holds the room (docs/scaling.md). */
   function connect(namespace, onConnect, code) {
     const socket = io(namespace, {transports: ["websocket", "polling"], tryAllTransports: true,
-      reconnectionDelayMax: 2000, query: code ? {room: code} : {}});
+      reconnectionDelay: 500, reconnectionDelayMax: 2000, query: code ? {room: code} : {}});
     const banner = document.getElementById("offline");
     const lost = () => { if (banner) banner.hidden = false; if (offlineSince === null) offlineSince = performance.now(); };
     socket.on("connect", () => {  /* the countdowns stay stopped until the page has the server's state again */
