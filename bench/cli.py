@@ -14,8 +14,9 @@ from bench.report import table
 from host.cli import bounded
 
 SCENARIOS = ("party", "big", "fairness", "recovery", "spread", "failover")
+ONE_PROCESS_AUDIENCE = 1000  # the big room on one `serve` up to this audience; larger ones only on workers
 FULL = {"rooms": [100, 250, 500], "server_workers": [1, 2], "failover_rooms": 50, "failover_times": (10.0, 20.0),
-        "audience": [50, 200, 500, 1000], "jitter": [(0, 20), (0, 100), (0, 300)],
+        "audience": [50, 200, 500, 1000, 5000], "jitter": [(0, 20), (0, 100), (0, 300)],
         "duration": 30.0, "recovery_rooms": 100, "recovery_actions": 300, "fairness_phones": 8, "fairness_rounds": 24,
         "spread_rooms": 100_000, "spread_workers": 50}
 QUICK = {"rooms": [2], "server_workers": [1, 2], "failover_rooms": 4, "failover_times": (4.0, 18.0),
@@ -59,8 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rooms", type=sizes(1, 2000, "--rooms"), metavar="R,R",
                         help="party: room counts (default 100,250,500)")
     parser.add_argument("--server-workers", type=sizes(1, 8, "--server-workers"), metavar="N,N",
-                        help="party: server processes, one run each: 1 is one `throneroom serve` on SQLite, 2 or more "
-                        "are `throneroom worker`s behind HAProxy sharing PostgreSQL and Redis (default 1,2)")
+                        help="party and big room: server processes, one run each: 1 is one `throneroom serve` on SQLite, "
+                        "2 or more are `throneroom worker`s behind HAProxy sharing PostgreSQL and Redis (default 1,2; "
+                        f"audiences over {ONE_PROCESS_AUDIENCE} only on workers)")
     parser.add_argument("--failover-rooms", type=bounded(int, 2, 1000, "--failover-rooms"), metavar="N",
                         help="failover: rooms playing on the two workers when one is killed (default 50)")
     parser.add_argument("--duration", type=bounded(float, 1, 3600, "--duration"), metavar="S",
@@ -70,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timer-scale", type=bounded(float, 0.05, 10, "--timer-scale"), default=0.3, metavar="F",
                         help="party: the server's timer scale, so games move faster (default 0.3)")
     parser.add_argument("--audience", type=sizes(1, 5000, "--audience"), metavar="N,N",
-                        help="big room: audience sizes (default 50,200,500,1000)")
+                        help="big room: audience sizes (default 50,200,500,1000,5000)")
     parser.add_argument("--jitter", type=ranges, metavar="LO-HI,...",
                         help="fairness: one-way delay ranges in ms (default 0-20,0-100,0-300)")
     parser.add_argument("--fairness-phones", type=bounded(int, 2, 20, "--fairness-phones"), metavar="N",
@@ -123,7 +125,8 @@ FAILOVER_COLUMNS = [("rooms", "rooms"), ("killed_rooms", "killed worker's rooms"
                     ("sent", "actions sent"), ("acked", "acked"), ("acked_before_kill", "acked before the kill"),
                     ("lost_logged", "lost from the log"), ("lost_updates", "updates never seen"),
                     ("unanswered", "unanswered"), ("generator_cpu", "load-gen CPU %")]
-BIG_COLUMNS = [("audience", "audience"), ("accepted", "accepted"), ("stored", "logged"),
+BIG_COLUMNS = [("audience", "audience"), ("server_workers", "server workers"), ("relayed", "relayed"),
+               ("accepted", "accepted"), ("stored", "logged"),
                ("accept_all_ms", "accept all ms"), ("ack.p99", "ack p99 ms"), ("reveal.p50", "reveal p50 ms"),
                ("reveal.p99", "reveal p99 ms"), ("reveal.max", "reveal max ms"), ("scored.p99", "own result p99 ms"),
                ("lost", "lost"), ("server_cpu", "server CPU %"), ("generator_cpu", "load-gen CPU %"),
@@ -191,8 +194,10 @@ def run(args: argparse.Namespace) -> int:
                                                              after_s, args.timer_scale, args.seed))
         results["failover"] = [row] if row else []
     if "big" in chosen:
-        rows = [attempt(f"big room, {n} audience", lambda n=n: scenarios.big(n, args.workers, args.seed))
-                for n in sizes_["audience"]]
+        rows = [attempt(f"big room, {n} audience, {w} server worker(s)",
+                        lambda n=n, w=w: scenarios.big(n, args.workers, args.seed, server_workers=w))
+                for n in sizes_["audience"] for w in sizes_["server_workers"]
+                if w > 1 or n <= ONE_PROCESS_AUDIENCE]
         results["big"] = [r for r in rows if r]
     if "fairness" in chosen:
         rows = attempt("fairness", lambda: scenarios.fairness_runs(sizes_["jitter"], sizes_["fairness_phones"],

@@ -320,10 +320,11 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
                    closed_at: Any) -> dict[str, Any]:
     """This worker's share of the audience (and, in worker 0, the TV and the three players)."""
     rng = random.Random(job["seed"])
-    spectators = [Spectator(Client(job["url"], "/play"), random.Random(rng.random())) for _ in range(job["n"])]
+    routed = f"{job['url']}?room={job['code']}"  # as the pages open their sockets (docs/scaling.md)
+    spectators = [Spectator(Client(routed, "/play"), random.Random(rng.random())) for _ in range(job["n"])]
     lead = job["lead"]
-    tv = Client(job["url"], "/tv") if lead else None
-    players = [Client(job["url"], "/play") for _ in range(3)] if lead else []
+    tv = Client(routed, "/tv") if lead else None
+    players = [Client(routed, "/play") for _ in range(3)] if lead else []
     clients = [s.client for s in spectators] + players + ([tv] if tv else [])
     await connect_all(clients)
     if tv is not None:
@@ -335,6 +336,12 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
         answer = await s.client.call("join", {"code": job["code"], "name": f"A{job['worker']}-{i}",
                                               "role": "spectator"}, timeout=120)
         assert answer["ok"], answer
+        if job.get("spread") and answer.get("spread"):  # as the phone page: reconnect with its own ?audience=PEER
+            await s.client.close()
+            s.client.url = f"{routed}&audience=b{job['worker']}x{i}x{rng.randrange(10**9)}"
+            await s.client.connect()
+            hello = await s.client.call("hello", {"code": job["code"], "token": answer["token"]}, timeout=120)
+            assert hello["ok"], hello
 
     for first in range(0, len(spectators), 25):  # 25 at a time, as a crowd scanning the QR code would
         await asyncio.gather(*(join(first + i, s) for i, s in enumerate(spectators[first:first + 25])))

@@ -163,12 +163,15 @@ def floor(row: dict[str, Any], workers: int, duration_s: float, seed: int = 1) -
     }
 
 
-def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60) -> dict[str, Any]:
-    """One Short Campaign room, three players and N audience phones answering the same question in one second."""
+def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60, server_workers: int = 1) -> dict[str, Any]:
+    """One Short Campaign room, three players and N audience phones answering the same question in one second. With
+    ``server_workers`` of 2 or more, behind HAProxy: the audience phones, once seated, reconnect with their own
+    ``?audience=PEER`` as the phone page does, so that they spread over the workers and those not on the room's own
+    worker are relayed to it (host/relay.py)."""
     ctx = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="throneroom-bench-") as tmp:
         db = Path(tmp) / "big.db"
-        server = Server(db, seed=seed)
+        server: Any = Cluster(Path(tmp), server_workers, seed=seed) if server_workers > 1 else Server(db, seed=seed)
         server.start()
         try:
             rss_empty = server.rss_bytes()
@@ -176,24 +179,35 @@ def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60) -> di
             workers = max(1, min(workers, audience))
             jobs = [{"url": server.url, "code": room["code"], "host_token": room["host_token"], "worker": i,
                      "n": audience // workers + (i < audience % workers), "lead": i == 0,
-                     "seed": seed * 1000 + i, "timeout_s": timeout_s} for i in range(workers)]
+                     "seed": seed * 1000 + i, "timeout_s": timeout_s, "spread": server_workers > 1}
+                    for i in range(workers)]
             ready, answered, go, close = ctx.Queue(), ctx.Queue(), ctx.Event(), ctx.Event()
             closed_at = ctx.Value("d", 0.0)
             processes, results = _spawn("big", jobs, ready, go, answered, close, closed_at)
             joined = _wait_ready(ready, workers, 120 + audience, processes, results)
             rss_joined = server.rss_bytes()
+            spread = None
+            if server_workers > 1:  # where the audience phones are: relayed by each worker (its /healthz figures)
+                spread = {name: _relayed(w["port"]) for name, w in server.workers.items()}
+                spread["holder"] = server.holders().get(room["code"])
             cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+            per0 = server.cpu() if server_workers > 1 else None
             go.set()
             accepted = _wait_ready(answered, workers, 60 + timeout_s, processes, results)
             close.set()
             figures = _collect(processes, results, 60 + 2 * timeout_s)
             cpu = server.cpu_seconds() - cpu0
             wall = time.monotonic() - wall0
+            per = ({k: round(100 * (v - per0[k]) / wall, 1) for k, v in server.cpu().items()}
+                   if per0 is not None else None)
             rss = server.rss_bytes()
+            if server_workers > 1:
+                stored = server.query("SELECT COUNT(*) FROM audience_answer")[0][0]
         finally:
             server.stop()
-        with sqlite3.connect(db) as connection:
-            stored = connection.execute("SELECT COUNT(*) FROM audience_answer").fetchone()[0]
+        if server_workers == 1:
+            with sqlite3.connect(db) as connection:
+                stored = connection.execute("SELECT COUNT(*) FROM audience_answer").fetchone()[0]
     sent = [x for f in figures for x in f["sent"]]
     acked = [x for f in figures for x in f["acked"]]
     close_ms = closed_at.value
@@ -209,8 +223,18 @@ def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60) -> di
         "disorder": sum(f["disorder"] for f in figures),
         "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
         "rss_mb": round(rss / MB, 1), "per_phone_kb": round((rss_joined - rss_empty) / max(1, audience) / 1024, 1),
-        "workers": workers,
+        "workers": workers, "server_workers": server_workers, "spread": spread, "cpu_by_process": per,
+        "relayed": None if spread is None else sum(v for k, v in spread.items() if k != "holder"),
     }
+
+
+def _relayed(port: int) -> int:
+    """How many phones a worker relays to another worker (its /healthz figures)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
+        lines = dict(line.split(" ", 1) for line in response.read().decode().splitlines()[1:])
+    return int(lines["relayed"])
 
 
 def fairness_runs(ranges: list[tuple[int, int]], phones: int, rounds: int, seed: int = 1) -> list[dict[str, Any]]:

@@ -41,6 +41,17 @@ def test_big_room_accepts_logs_and_reveals_to_every_audience_phone():
     assert row["lost"] == 0
 
 
+def test_big_room_over_two_workers_relays_the_audience_not_on_the_rooms_worker():
+    row = scenarios.big(audience=12, workers=2, timeout_s=30, server_workers=2)
+    assert row["accepted"] == 12 and row["stored"] == 12 and row["lost"] == 0, row
+    spread = row["spread"]
+    # the phones spread by their own ids: those on the other worker are relayed, none on the room's own
+    assert spread[spread["holder"]] == 0 and row["relayed"] == sum(v for k, v in spread.items() if k != "holder")
+    assert 0 < row["relayed"] < 12, spread  # all twelve on one worker: 1 chance in 2,048
+    well_formed(row["reveal"], 12)
+    well_formed(row["scored"], 12)
+
+
 def test_fairness_compares_both_orders():
     rows = scenarios.fairness_runs([(0, 20)], phones=3, rounds=2)
     assert len(rows) == 1 and rows[0]["jitter"] == "0-20 ms"
