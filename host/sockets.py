@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import current_app, request
 from flask_socketio import Namespace
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from socketio.packet import Packet
 
 from host.room import RoomError, normalise_code
@@ -133,6 +134,9 @@ class SafeNamespace(Namespace):
                 return handler(payload)
             except RoomError as error:
                 return refuse(error)
+            except PoolTimeout:  # a worker's database connections all in use (docs/scaling.md): "try again"
+                log.warning("event %s: no free database connection", event)
+                return refuse(RoomError("storage_busy", "the server could not do that just now: try again"))
             except Exception:  # bad input must never break the server: log it and answer
                 log.exception("event %s failed", event)
                 return refuse(RoomError("internal", "the server could not handle this event"))

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, UniqueConstraint, text
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
@@ -26,6 +27,7 @@ from host.lease import Leases, RoomLease
 from host.room import RoomError
 
 BUSY_TIMEOUT_S = 0.2  # how long a SQLite write waits for a lock held elsewhere (SQLite's default is 5 s)
+POOL_WAIT_S = 2.0  # PostgreSQL: how long a task waits for a free connection of the worker's pool
 STATEMENT_TIMEOUT_S = 5.0  # PostgreSQL: a statement still running after this is cancelled (a stuck database)
 MIGRATE_LOCK_TIMEOUT_S = 30.0  # PostgreSQL: how long a start waits for another worker's migration, or for a lock
 # its own ALTERs need
@@ -99,6 +101,10 @@ class Store:
         elif url.startswith("postgresql"):  # several workers share it (docs/scaling.md): a lock held by another
             # waits BUSY_TIMEOUT_S like SQLite's (then storage_busy), a dropped connection is replaced, not reported
             kwargs["pool_pre_ping"] = True
+            # a worker's tasks wait on PostgreSQL cooperatively (docs/scaling.md), so many hold a connection at once:
+            # 10 kept and 30 more under load (two workers stay within PostgreSQL's default 100); a task that finds
+            # none free within POOL_WAIT_S is refused storage_busy, not left hanging
+            kwargs.update(pool_size=10, max_overflow=30, pool_timeout=POOL_WAIT_S)
             kwargs["connect_args"] = {"options": f"-c lock_timeout={round(BUSY_TIMEOUT_S * 1000)}"
                                                  f" -c statement_timeout={round(STATEMENT_TIMEOUT_S * 1000)}"}
         self.url = url
@@ -284,6 +290,8 @@ def busy_refused() -> Iterator[None]:
     except OperationalError as error:
         if not is_busy(error):
             raise
+        raise RoomError("storage_busy", "the server could not save that: try again") from error
+    except PoolTimeout as error:  # every connection of the pool in use (a worker under heavy load): passes too
         raise RoomError("storage_busy", "the server could not save that: try again") from error
 
 
