@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import current_app, request
 from flask_socketio import Namespace
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from socketio.packet import Packet
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from host.room import RoomError, normalise_code
 
