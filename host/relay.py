@@ -16,8 +16,8 @@ the workers by the phone's own random ``PEER``. A worker that gets such a phone 
   which delivers to whichever worker holds the socket;
 - a worker that takes a room announces it on ``tr:owners``: the workers relaying that room's phones close their
   sockets, which reconnect and say hello to the new owner. A relayed request the owner does not answer in
-  ``REPLY_TIMEOUT_S`` (its owner died) closes the phone's socket too: at its next hello, the lease has expired and the
-  relaying worker takes the room itself.
+  ``REPLY_TIMEOUT_S`` is answered ``room_moving`` (the page asks again); if no live worker holds the room any more
+  (its owner died), the phone's socket is closed too: at its next hello the relaying worker takes the room itself.
 
 Everything here runs in Socket.IO background tasks (``start_background_task``); with eventlet the worker's standard
 sockets are cooperative (host/cli.py ``green_sockets``), so a blocking Redis read waits without holding the others up.
@@ -123,7 +123,9 @@ class Relay:
         finally:
             answer = self.waiting.pop(ident, [None, None])[1]
         if not answered or answer is None:
-            self.rt.socketio.start_background_task(self.close, [sid])
+            if not self.holder_elsewhere(code):  # its worker died or let it go: reconnect and find it afresh
+                self.rt.socketio.start_background_task(self.close, [sid])
+            # (else its worker is busy, e.g. a crowd saying hello at once: the phone asks again on this socket)
             return {"ok": False, "error": {"code": "room_moving", "field": None,
                                            "message": "this room is moving to another server: try again in a moment"}}
         return answer
