@@ -117,8 +117,8 @@ def _services() -> Any:
 
 
 def haproxy_config(port: int, workers: list[tuple[str, int]]) -> str:
-    """deploy/haproxy.cfg as shipped, listening on ``127.0.0.1:port`` with these workers in both backends (a copy of
-    tests/cluster.py's, with room for the bench's connections)."""
+    """deploy/haproxy.cfg as shipped, listening on ``127.0.0.1:port`` with these workers in both backends and room
+    for the bench's connections; the bench and tests/cluster.py both use it."""
     lines = []
     for line in (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
         if re.match(r"\s+server\s", line):

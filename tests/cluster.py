@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -16,27 +15,11 @@ from typing import Any, Self
 
 from sqlalchemy import create_engine, text
 
+from bench.server import haproxy_config
 from tests.conftest import free_port
 from tests.services import HAProxy
 
 ROOT = Path(__file__).resolve().parent.parent
-DEPLOY_CFG = ROOT / "deploy" / "haproxy.cfg"
-
-
-def haproxy_config(port: int, workers: list[tuple[str, int]]) -> str:
-    """deploy/haproxy.cfg as shipped, listening on ``127.0.0.1:port`` with these workers in both backends."""
-    lines = []
-    for line in DEPLOY_CFG.read_text().splitlines():
-        if re.match(r"\s+server\s", line):
-            continue  # the shipped example's workers
-        if re.match(r"\s+bind\s", line):
-            line = f"    bind 127.0.0.1:{port}"
-        if re.match(r"\s+maxconn\s", line):
-            line = "    maxconn 4000"
-        lines.append(line)
-        if line.strip().startswith("# workers"):
-            lines += [f"    server {name} 127.0.0.1:{wport} id {i}" for i, (name, wport) in enumerate(workers, 1)]
-    return "\n".join(lines) + "\n"
 
 
 def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import pytest
 import socketio
 from playwright.sync_api import expect
 
+from tests.cluster import wait_for
 from tests.conftest import LiveServer, serving
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot, type_join
 
@@ -43,17 +44,6 @@ class HostEye:
 def host_eye(tv: Any, url: str, code: str) -> HostEye:
     token = json.loads(tv.evaluate(f"localStorage.getItem('throneroom.host.{code}')"))
     return HostEye(url, code, token)
-
-
-def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def chip(tv: Any, name: str) -> Any:
