@@ -35,7 +35,7 @@ CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\
 # between two letters and go anywhere else, where they could only hide a look-alike.
 STRAY_JOINERS = re.compile(r"(?<!\w)[\u200c\u200d]+|[\u200c\u200d]+(?!\w)|(?<=[\u200c\u200d])[\u200c\u200d]+")
 
-Effect = Callable[[], None]
+Effect = Callable[[], Any]  # applies a planned event; a join's gives the new seat's id
 
 
 class RoomError(Exception):
@@ -310,12 +310,13 @@ class Room:
             raise RoomError("invalid_event", f"unknown event {kind!r}")
         effect: Effect = planner(data)
 
-        def apply() -> None:
-            effect()
+        def apply() -> Any:
+            result = effect()
             if "gt" in data:
                 self.game_ms = data["gt"]
             self.seq += 1
             self.version += 1
+            return result
 
         return apply
 
@@ -336,11 +337,12 @@ class Room:
         token_hash = data["token_hash"]
         colour, shape = self._free_look()
 
-        def effect() -> None:
+        def effect() -> int:
             seat_id = self.next_seat_id
             self.seats[seat_id] = Seat(seat_id, name, role, token_hash, colour, shape, language)
             self.order.append(seat_id)
             self.next_seat_id += 1
+            return seat_id
 
         return effect
 

@@ -281,8 +281,9 @@ class RoomService:
             return game_at
         return game_at + max(0, self.clock.monotonic_ms() - mono_at)
 
-    def submit(self, room: Room, kind: str, data: dict[str, Any]) -> None:
-        """Check, log, apply and announce one event; RoomError (and nothing changed) if refused."""
+    def submit(self, room: Room, kind: str, data: dict[str, Any]) -> Any:
+        """Check, log, apply and announce one event; RoomError (and nothing changed) if refused. Returns what
+        applying it gave (a join: the new seat's id), taken under the room's lock."""
         with self.locks[room.code]:
             data = {**data, "gt": self.game_now(room)}
             effect = room.plan(kind, data)
@@ -292,12 +293,13 @@ class RoomService:
                 log.warning("room %s: another worker took it; its %s is refused, nothing written", room.code, kind)
                 self._moved(room.code)
                 raise RoomError("room_moved", "this room moved to another server: reconnecting") from None
-            effect()
+            result = effect()
             self.anchors[room.code] = (self.clock.monotonic_ms(), room.game_ms)
             self.active_ms[room.code] = self.clock.wall_ms()
             self._track(room)
             self.audience.observe(room, data["gt"])
         self.notify(room.code)
+        return result
 
     # ----- people -----
 
@@ -323,16 +325,15 @@ class RoomService:
         token = secrets.token_urlsafe(24)
         if role == "spectator" and sum(s.role == "spectator" for s in room.active_seats()) >= self.max_spectators:
             raise RoomError("audience_full", f"the room already has {self.max_spectators} spectators", "role")
-        try:
-            self.submit(room, "join", {"name": name, "role": role, "language": language,
-                                       "token_hash": hash_token(token)})
+        try:  # the seat's id as the join gave it: read after the lock, another join may have come in between
+            seat_id = self.submit(room, "join", {"name": name, "role": role, "language": language,
+                                                 "token_hash": hash_token(token)})
         except RoomError as error:
             held = room.seat_named(clean_name(name)) if error.code == "name_taken" else None
             if held is not None and held.id not in self.connected_seats(room.code):  # its phone is gone: maybe
                 raise RoomError("name_away", f"the name {held.name!r} is taken by a seat whose phone is gone: "
                                 "if it is yours, say so", "name") from error  # it is this person on a new phone
             raise
-        seat_id = room.next_seat_id - 1
         return seat_id, token
 
     def host_event(self, room: Room, kind: str, data: dict[str, Any]) -> None:

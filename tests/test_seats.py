@@ -157,3 +157,28 @@ def test_a_restart_resumes_the_game_clock_and_counts_every_seat_as_just_dropped(
     assert not restarted.is_away(back, 1)
     harness.clock.advance(15_000)
     assert restarted.is_away(back, 1)  # no phone came back: a bot plays the seat, as before the restart
+
+
+def test_two_joins_at_once_each_get_their_own_seat():
+    """A join's seat id is what applying it gave, under the room's lock. It was read afterwards as "the last seat
+    id", and a join that came in between (another green thread, while the first one's broadcast or database write
+    waited) gave both phones the newer seat: the benchmark saw four phones seated as one player, each able to act
+    as that player."""
+    harness = Harness()
+    code, _tv = harness.host_room()
+    room = harness.service.room(code)
+    service = harness.service
+    real_notify = service.notify
+    other: dict[str, Any] = {}
+
+    def notify(changed: str) -> None:  # the moment between the first join's lock and its answer
+        service.notify = real_notify
+        other["seat"], other["token"] = service.join(room, "Bea", "player")
+        real_notify(changed)
+
+    service.notify = notify
+    seat, token = service.join(room, "Ana", "player")
+    assert other, "the second join did not come in between"
+    assert room.seats[seat].name == "Ana", "Ana was given Bea's seat"
+    assert room.seats[other["seat"]].name == "Bea"
+    assert service.seat_by_token(room, token) == seat and service.seat_by_token(room, other["token"]) == other["seat"]
