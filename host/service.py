@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import questions.store
 from engine import registry
 from engine.core import Timing
 from host.audience import Audience, AudienceError
@@ -47,6 +48,8 @@ HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", 
                "kick", "team", "lineup", "seat_grace")
 CLAIM_TTL_MS = 10 * 60 * 1000  # a "that's me" the host has not answered is forgotten after this
 MAX_CLAIMS = 12  # per room: a phone asking again replaces its own claim
+SUPPLY_FRESH_MS = 1000  # how long a lobby's list of packs is kept (pack_supply)
+SUPPLY_KEPT = 1000  # and how many lists at most (one per host and choice of packs)
 CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
 ROOM_TTL_MS = 48 * 3600 * 1000  # a room without activity this long is deleted (docs/security.md); a restart restores
 # the rooms active within it
@@ -133,6 +136,7 @@ class RoomService:
         self.tell_phone: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
         self.houses = HouseRequests(self)  # latecomers asking a house with people to let them in (CROWN-D2)
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (_watch_lineups)
+        self.supplies: dict[Any, tuple[int, dict[str, Any]]] = {}  # pack_supply's answers, with when
         self.clocks_saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
         self.library = Library(store.engine)
         self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
@@ -463,7 +467,24 @@ class RoomService:
         return [p for p in room.packs if self.library.has(p, room.owner)]  # as chosen: the ids its questions had
 
     def pack_supply(self, room: Room) -> dict[str, Any]:
-        """What the lobby shows of questions: every pack, the chosen ones, and how many questions they offer."""
+        """What the lobby shows of questions: every pack, the chosen ones, and how many questions they offer. Every
+        lobby view shows it and it costs a few queries (a count over every question): it is kept for
+        ``SUPPLY_FRESH_MS``, and until this process changes a pack (another worker's or the command line's change
+        shows within that time)."""
+        key = (room.owner, room.language if room.packs is None else tuple(room.packs), questions.store.writes())
+        now = self.clock.monotonic_ms()
+        kept = self.supplies.get(key)
+        if kept is not None and now - kept[0] < SUPPLY_FRESH_MS:
+            return kept[1]
+        if len(self.supplies) >= SUPPLY_KEPT:  # bounded: the stale ones go first, then all
+            self.supplies = {k: v for k, v in self.supplies.items() if now - v[0] < SUPPLY_FRESH_MS}
+            if len(self.supplies) >= SUPPLY_KEPT:
+                self.supplies.clear()
+        supply = self._pack_supply(room)
+        self.supplies[key] = (now, supply)
+        return supply
+
+    def _pack_supply(self, room: Room) -> dict[str, Any]:
         packs = self.library.packs(room.owner)  # only the packs this room's host may choose (docs/packs.md)
         chosen = self.library.current(self.chosen_packs(room), room.owner)  # a deleted or unshared pack drops out
         return {"packs": packs, "selected": chosen,

@@ -81,6 +81,17 @@ class PackImageRecord(SQLModel, table=True):
 
 
 STORE_CHUNK = 1000  # questions written per transaction (``save_pack``)
+_written = [0]  # pack writes of this process so far: what lists packs may keep its answer until this changes
+
+
+def writes() -> int:
+    """How many times this process has changed the packs (stored, shared or unshared, deleted): a list of packs
+    kept from before is stale once this moves (host/service.py ``pack_supply``)."""
+    return _written[0]
+
+
+def _changed() -> None:
+    _written[0] += 1
 
 
 def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: None, *, owner: str | None = None,
@@ -131,6 +142,7 @@ def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: Non
     except BaseException:
         _drop(engine, pack_id, key)
         raise
+    _changed()
     return key
 
 
@@ -243,7 +255,8 @@ def set_shared(engine: Engine, key: str, shared: bool) -> bool:
         record.shared = shared
         session.add(record)
         session.commit()
-        return True
+    _changed()
+    return True
 
 
 def list_packs(engine: Engine) -> list[dict[str, Any]]:
@@ -312,4 +325,5 @@ def delete_pack(engine: Engine, key: str) -> bool:
         session.exec(delete(PackImageRecord).where(PackImageRecord.pack_uuid == record.uuid))
         session.delete(record)
         session.commit()
-        return True
+    _changed()
+    return True

@@ -80,6 +80,41 @@ def test_a_room_that_chose_a_deleted_pack_never_plays_its_replacement():
     assert control(tv, "packs", packs=shown["selected"] + [evil])["ok"]
 
 
+def test_a_lobby_asks_the_database_for_its_packs_once_and_sees_a_change_at_once(monkeypatch: pytest.MonkeyPatch):
+    """Every lobby view shows the packs (a count over every question): a crowd's views share one answer; a pack
+    stored, shared or deleted by this process shows at the next view; one stored elsewhere (another worker, the
+    command line) within SUPPLY_FRESH_MS."""
+    import questions.library
+    from host.service import SUPPLY_FRESH_MS
+    from questions.store import delete_pack
+
+    asked = []
+    real = questions.library.list_packs
+    monkeypatch.setattr(questions.library, "list_packs", lambda engine: asked.append(1) or real(engine))
+    harness = Harness()
+    code, _tv = harness.host_room()
+    room = harness.service.room(code)
+
+    def names() -> list[str]:
+        return [p["name"] for p in harness.service.view(room, None, True)["questions"]["packs"] if not p["builtin"]]
+
+    for _ in range(50):
+        assert names() == []
+    assert len(asked) == 1, "every view asked the database again"
+    key = save_pack(harness.service.store.engine, example_pack("Stored here"))
+    assert names() == ["Stored here"], "a pack this process stored did not show at once"
+    with Session(harness.service.store.engine) as session:  # as another process would: behind this one's back
+        record = session.exec(select(PackRecord).where(PackRecord.uuid == key)).one()
+        record.name = "Renamed elsewhere"
+        session.add(record)
+        session.commit()
+    assert names() == ["Stored here"]  # kept for a moment ...
+    harness.clock.advance(SUPPLY_FRESH_MS)
+    assert names() == ["Renamed elsewhere"]  # ... then asked again
+    assert delete_pack(harness.service.store.engine, key)
+    assert names() == []
+
+
 OLD_SCHEMA = """
 CREATE TABLE pack (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR NOT NULL, language VARCHAR NOT NULL,
                    author VARCHAR NOT NULL, licence VARCHAR NOT NULL, description VARCHAR NOT NULL,
