@@ -100,6 +100,6 @@ def name_keys(name: str) -> tuple[str, str, str]:
     return _map(_map(name.casefold()).casefold()), _map(name), _map(name.upper())
 
 
-def same_name(a: str, b: str) -> bool:
-    """Whether two names would be taken for one another."""
-    return any(x == y for x, y in zip(name_keys(a), name_keys(b), strict=True))
+def same_keys(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two names would be taken for one another, from their ``name_keys``."""
+    return any(x == y for x, y in zip(a, b, strict=True))

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
-from host.names import has_visible, mixed_scripts, same_name, strip_invisible
+from host.names import has_visible, mixed_scripts, name_keys, same_keys, strip_invisible
 
 MAX_PLAYERS = 12
 NAME_MAX = 20
@@ -127,6 +127,16 @@ class Seat:
     team: int | None = None  # the team chosen in the lobby, for games played in teams
     sits_out: bool = False  # a player who watches the next game ("I'll watch this one", or the host's swap)
     old_token_hashes: list[str] = field(default_factory=list)  # tokens of phones this seat moved away from
+
+    @property
+    def name_keys(self) -> tuple[str, str, str]:
+        """host/names.py ``name_keys`` of the seat's name, kept with the seat: a room of 5,000 spectators checks
+        every name at each join, more names than that function's cache holds."""
+        kept = self.__dict__.get("_name_keys")
+        if kept is None or kept[0] != self.name:
+            kept = (self.name, name_keys(self.name))
+            self.__dict__["_name_keys"] = kept
+        return kept[1]
 
     def public(self) -> dict[str, Any]:
         """What everyone may see of the seat."""
@@ -268,7 +278,8 @@ class Room:
 
     def seat_named(self, name: str) -> Seat | None:
         """The active seat with this name or one that looks the same (ignoring case; host/names.py), if any."""
-        return next((s for s in self.active_seats() if same_name(s.name, name)), None)
+        keys = name_keys(name)
+        return next((s for s in self.active_seats() if same_keys(s.name_keys, keys)), None)
 
     def in_order(self, seats: list[Seat]) -> list[Seat]:
         """Seats in the room's order of who plays first (joining order, changed by the host's swaps)."""
@@ -285,7 +296,8 @@ class Room:
 
     def is_name_taken(self, name: str, except_seat: int | None = None) -> bool:
         """Whether another active seat already has this name or a look-alike of it (ignoring case)."""
-        return any(same_name(s.name, name) for s in self.active_seats() if s.id != except_seat)
+        keys = name_keys(name)
+        return any(same_keys(s.name_keys, keys) for s in self.active_seats() if s.id != except_seat)
 
     def game_settings(self, game_id: str) -> dict[str, Any]:
         """The lobby settings chosen for a game so far (defaults where not chosen)."""
@@ -795,8 +807,9 @@ class Room:
 
     # ----- views -----
 
-    def lobby_view(self, connected: set[int]) -> dict[str, Any]:
-        """The room as everyone may see it, without the game view."""
+    def lobby_view(self, connected: set[int], spectators: bool = True) -> dict[str, Any]:
+        """The room as everyone may see it, without the game view; without ``spectators`` their list is left empty
+        (only counted): a phone never shows it, and building it at every join of a crowd costs O(n²)."""
         games = []
         for info, playable in registry.lobby_games(self.include_unlisted):
             games.append({
@@ -813,7 +826,9 @@ class Room:
                 "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
                 "values": self.game_settings(info.id),
             })
-        seats = [{**s.public(), "connected": s.id in connected} for s in self.active_seats()]
+        active = self.active_seats()
+        seats = [{**s.public(), "connected": s.id in connected} for s in active
+                 if spectators or s.role != "spectator"]
         return {
             "code": self.code,
             "version": self.version,
@@ -823,6 +838,7 @@ class Room:
             "paused": self.paused,
             "players": [s for s in seats if s["role"] == "player"],
             "spectators": [s for s in seats if s["role"] == "spectator"],
+            "spectator_count": sum(s.role == "spectator" for s in active),
             "max_players": MAX_PLAYERS,
             "seat_grace_s": self.seat_grace_s,
             "games": games,

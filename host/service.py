@@ -637,7 +637,7 @@ class RoomService:
         """The public view as phones get it: without the list of spectators (only their count), which a phone
         never shows and which would make every message of a room with a thousand spectators huge, and outside the
         lobby without the games' settings (two thirds of a message)."""
-        result = {**self._view(room, None, False), "spectators": []}
+        result = self._view(room, None, False, spectators=False)
         if room.phase != "lobby":
             result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
         return result
@@ -652,15 +652,14 @@ class RoomService:
             result["audience"] = {**shared["audience"], "you": self.audience.personal_view(room, seat_id)}
         return result
 
-    def _view(self, room: Room, seat_id: int | None, as_host: bool) -> dict[str, Any]:
-        with self.locks[room.code]:
-            result = room.lobby_view(self.connected_seats(room.code))
+    def _view(self, room: Room, seat_id: int | None, as_host: bool, spectators: bool = True) -> dict[str, Any]:
+        with self.locks[room.code]:  # a phone's view lists no spectators (see phone_public_view)
+            result = room.lobby_view(self.connected_seats(room.code), spectators and seat_id is None)
             result["game"] = room.game_view(seat_id, self.game_now(room))
             if result["game"] is not None:
                 for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone
                     slot["away"] = self.team_away(room, slot["members"])
             result["audience"] = self.audience.public_view(room) if result["game"] is not None else None
-            result["spectator_count"] = len(result["spectators"])
             if seat_id is not None:
                 result["spectators"] = []  # see phone_public_view
                 if room.phase != "lobby":  # a phone shows the games' settings only in the lobby

@@ -163,6 +163,25 @@ def test_a_rename_to_the_same_name_is_answered_ok_and_not_logged():
     assert [d["name"] for d in logged(harness, code, "rename")] == ["ana"]
 
 
+def test_a_renamed_seat_is_checked_by_its_new_name():
+    """A seat keeps its name's keys (host/room.py ``Seat.name_keys``, so that a crowd's joins do not compute every
+    name's again): after a rename the new name is taken and the old one free."""
+    harness = Harness()
+    code, _ = harness.host_room()
+    room = harness.service.room(code)
+    ana, _ = harness.join(code, "Ana")
+    for i in range(300):
+        harness.service.join(room, f"Fan {i}", "spectator")
+    assert emit(ana, "rename", {"name": "Bob"})["ok"]
+    newcomer = harness.phone()
+    answer = newcomer.emit("join", {"code": code, "name": "BOB", "role": "spectator"}, namespace="/play",
+                           callback=True)
+    assert errcode(answer) == "name_taken", "the seat's new name was not seen"
+    assert newcomer.emit("join", {"code": code, "name": "ana", "role": "spectator"}, namespace="/play",
+                         callback=True)["ok"], "the seat's old name was still taken"
+    assert room.is_name_taken("fan 17") and room.is_name_taken("FAN 299") and not room.is_name_taken("Fan 300")
+
+
 def test_old_logs_with_raw_names_still_replay():
     store, clock = Store("sqlite://"), FakeClock()
     service = RoomService(store, clock, include_unlisted=True)
