@@ -29,6 +29,8 @@ CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game":
                   "seat_grace": ("seconds",)}  # only these are logged
 
 
+SPECTATOR_PROBE_ROUNDS = 5  # a spectator's round trip is measured every fifth probe round, a player's every one
+PACE_EVERY = 100  # a big room's broadcast lets the other green threads run after this many sockets (send_states)
 COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (install_broadcast)
 OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
 
@@ -252,7 +254,8 @@ def install_broadcast(rt: Any) -> None:
     coalesce = rt.coalesce_broadcasts
     if coalesce is None:
         coalesce = socketio.async_mode == "eventlet"
-    pending: set[str] = set()
+    pending: set[str] = set()  # big rooms with a change not yet sent
+    sending: set[str] = set()  # big rooms whose states a green thread is sending now
 
     def notify(code: str) -> None:
         """Tell a room's audiences that it changed. In a big room under eventlet the sending is left to a green
@@ -265,19 +268,28 @@ def install_broadcast(rt: Any) -> None:
         if code in pending:
             return
         pending.add(code)
-        socketio.start_background_task(send_pending, code)
+        if code not in sending:  # else the green thread sending it now sends again once done
+            socketio.start_background_task(send_pending, code)
 
     def send_pending(code: str) -> None:
-        pending.discard(code)  # a change from here on schedules another send
+        sending.add(code)
         try:
-            send_states(code)
-        except Exception:  # one room's trouble must not silence the others
-            log.exception("room %s: sending its state failed", code)
+            while code in pending:  # one sender per room at a time: a phone never gets an older state after a newer
+                pending.discard(code)  # a change from here on has it sent again
+                try:
+                    send_states(code, pace=True)
+                except Exception:  # one room's trouble must not silence the others
+                    log.exception("room %s: sending its state failed", code)
+        finally:
+            sending.discard(code)
 
     shown: dict[str, str] = {}  # room code -> what its spectators' phones last got, clock and version aside
     own_sent: dict[str, dict[str, str]] = {}  # room code -> sid -> that spectator's own part last sent
 
-    def send_states(code: str) -> None:
+    def send_states(code: str, pace: bool = False) -> None:
+        """Every socket of the room gets its view. With ``pace`` (a big room's coalesced send), the loop lets the
+        other green threads run every ``PACE_EVERY`` sockets: five thousand views in one go held up the ticker long
+        enough for the worker to lose its lease on the room (the 5,000-phone benchmark on workers)."""
         room = service.rooms.get(code)
         if room is None:
             return
@@ -285,7 +297,9 @@ def install_broadcast(rt: Any) -> None:
         spectators_changed = True
         own_before, own_now = own_sent.get(code, {}), {}
         relayed: dict[str, Any] | None = {} if rt.relay is not None else None
-        for sid, seat_id in list(service.connections.get(code, {}).items()):
+        for i, (sid, seat_id) in enumerate(list(service.connections.get(code, {}).items())):
+            if pace and i and i % PACE_EVERY == 0:
+                socketio.sleep(0)
             as_host = seat_id is None and sid in rt.host_sids
             key = (seat_id, as_host)
             seat = room.seats.get(seat_id) if seat_id is not None else None
@@ -337,13 +351,36 @@ def install_broadcast(rt: Any) -> None:
         socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
                       ignore_queue=True)
 
+    rounds = [0]
+
     def probe_all() -> None:
-        for sid, (_, seat_id) in list(service.sids.items()):
-            if seat_id is not None and local(sid):
-                probe(sid)
-        if rt.relay is not None:
+        """Every PROBE_EVERY_MS (host/app.py): measure the players' round trips; the spectators' every
+        ``SPECTATOR_PROBE_ROUNDS``-th time (and any not measured yet), letting the other green threads run every
+        ``PACE_EVERY`` probes. Five thousand spectators probed every two seconds in one go held the worker's loop
+        for more than a second each time (the 5,000-phone benchmark on workers); an audience answer's timing needs
+        only a rough round trip, and a phone's changes slowly."""
+        rounds[0] += 1
+        spectators = rounds[0] % SPECTATOR_PROBE_ROUNDS == 1
+        sent = 0
+
+        def send(sid: str) -> None:
+            nonlocal sent
+            probe(sid)
+            sent += 1
+            if sent % PACE_EVERY == 0:
+                socketio.sleep(0)
+
+        for sid, (code, seat_id) in list(service.sids.items()):
+            if seat_id is None or not local(sid):
+                continue
+            room = service.rooms.get(code)
+            seat = room.seats.get(seat_id) if room is not None else None
+            if spectators or seat is None or seat.role != "spectator" or sid not in service.rtts:
+                send(sid)
+        if rt.relay is not None:  # relayed phones are all spectators
             for sid in list(rt.relay.local):
-                probe(sid)
+                if spectators or sid not in rt.relay.rtts:
+                    send(sid)
 
     def on_moved(code: str, sids: list[str]) -> None:
         """The room left this worker (handed over, or taken by another): close its sockets at the Engine.IO level, as a

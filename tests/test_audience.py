@@ -280,3 +280,30 @@ def test_scoring_ties_go_to_the_earlier_joiner_and_empty_questions_score_nothing
         question.answers[seat] = AudienceAnswer(seat, 12, Timing(400, 400, 0, 400, 20, ""))
     results = score_question(question, 10)
     assert (results[3].rank, results[7].rank) == (1, 2)
+
+
+def test_players_round_trips_are_measured_every_probe_round_spectators_every_fifth():
+    """host/sockets.py ``probe_all``: a player every round (fair timing among players), a spectator every
+    SPECTATOR_PROBE_ROUNDS-th round, or every round until it has a first measure (a crowd of thousands probed every
+    two seconds held the worker's loop)."""
+    from host.sockets import SPECTATOR_PROBE_ROUNDS
+
+    harness = Harness()
+    code, _tv = harness.host_room()
+    player, _ = harness.join(code, "Ana")
+    fan, fan_joined = harness.join(code, "Fan", role="spectator")
+    newcomer, _ = harness.join(code, "New", role="spectator")
+    fan_sid = next(sid for sid, (c, seat) in harness.service.sids.items() if seat == fan_joined["seat"])
+    harness.service.record_rtt(fan_sid, 40)  # measured once already
+    for client in (player, fan, newcomer):
+        client.get_received("/play")
+    rounds = 2 * SPECTATOR_PROBE_ROUNDS
+    for _ in range(rounds):
+        harness.rt.probe_all()
+
+    def probes(client: Any) -> int:
+        return sum(m["name"] == "sync" for m in client.get_received("/play"))
+
+    assert probes(player) == rounds
+    assert probes(fan) == 2, "a measured spectator was probed more (or less) than every fifth round"
+    assert probes(newcomer) >= 1  # until its first measure comes back
