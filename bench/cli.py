@@ -129,8 +129,8 @@ BIG_COLUMNS = [("audience", "audience"), ("server_workers", "server workers"), (
                ("accepted", "accepted"), ("stored", "logged"),
                ("accept_all_ms", "accept all ms"), ("ack.p99", "ack p99 ms"), ("reveal.p50", "reveal p50 ms"),
                ("reveal.p99", "reveal p99 ms"), ("reveal.max", "reveal max ms"), ("scored.p99", "own result p99 ms"),
-               ("lost", "lost"), ("server_cpu", "server CPU %"), ("generator_cpu", "load-gen CPU %"),
-               ("rss_mb", "server RSS MB")]
+               ("lost", "lost"), ("retries", "asked again"), ("server_cpu", "server CPU %"),
+               ("generator_cpu", "load-gen CPU %"), ("rss_mb", "server RSS MB")]
 FAIR_COLUMNS = [("jitter", "one-way jitter"), ("pairs", "pairs"), ("effective", "fair-timing order %"),
                 ("receipt", "server-receipt order %")]
 FLOOR_COLUMNS = [("rooms", "rooms"), ("actions", "actions"), ("relay_actions", "relay actions"),

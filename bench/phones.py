@@ -184,8 +184,10 @@ class Player:
 
 # ----- party load: R rooms, a TV and three playing phones each -----
 
-async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
-    """Set up this worker's rooms, wait for the start signal, play for the duration, then measure."""
+async def party_rooms(job: dict[str, Any], ready: Any, go: Any, started: Any = None, play: Any = None) -> dict[str, Any]:
+    """Set up this worker's rooms, wait for the start signal, start their games, then play for the duration and
+    measure. With ``started`` and ``play`` (the party scenario), the measured play begins once every process has
+    started all its games (``play``): starting 500 games took longer than the whole window on a slow machine."""
     rng = random.Random(job["seed"])
     reconnect = bool(job.get("failover"))
     rooms = []
@@ -215,7 +217,7 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any
     ready.put(len(rooms))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
     cpu0, wall0 = cpu_seconds(), now_ms()
-    stop_at = wall0 + job["duration_s"] * 1000
+    stop_at = wall0 + job["duration_s"] * 1000 if started is None else float("inf")  # (else set at ``play``)
     players = []
     for _, tv, phones in rooms:
         players += [Player(p, random.Random(rng.random()), stop_at) for p in phones]
@@ -225,6 +227,14 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any) -> dict[str, Any
         assert answer["ok"], answer
         await asyncio.sleep(spacing)
     measure_from = now_ms() + 1000  # the play, not the game starts (each draws its questions from the packs)
+    if started is not None:  # the window begins when every process has started its games
+        started.put(len(rooms))
+        await asyncio.get_running_loop().run_in_executor(None, play.wait)
+        cpu0, wall0 = cpu_seconds(), now_ms()
+        measure_from = wall0
+        stop_at = wall0 + job["duration_s"] * 1000
+        for player in players:
+            player.stop_at = stop_at
     await asyncio.sleep(max(0.0, (stop_at - now_ms()) / 1000))
     await asyncio.sleep(job["settle_s"])  # updates still on their way
     cpu = cpu_seconds() - cpu0
@@ -326,17 +336,20 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
     tv = Client(routed, "/tv") if lead else None
     players = [Client(routed, "/play") for _ in range(3)] if lead else []
     clients = [s.client for s in spectators] + players + ([tv] if tv else [])
-    await connect_all(clients)
+    await connect_all(players + ([tv] if tv else []))  # a spectator connects as it joins, below
     if tv is not None:
         answer = await tv.call("watch", {"code": job["code"], "host_token": job["host_token"]})
         assert answer["ok"], answer
         for i, player in enumerate(players):
             assert (await player.call("join", {"code": job["code"], "name": f"Player {i}"}))["ok"]
-    retries = [0]  # relayed hellos answered room_moving and asked again
+    retries = [0]  # joins answered storage_busy, relayed hellos answered room_moving: asked again
 
     async def join(i: int, s: Spectator) -> None:
-        answer = await s.client.call("join", {"code": job["code"], "name": f"A{job['worker']}-{i}",
-                                              "role": "spectator"}, timeout=120)
+        # as a phone: open the socket and join at once (thousands of sockets connected and idle for minutes before
+        # their turn only measured the room's worker answering their pings)
+        await s.client.connect()
+        answer = await setup_call(s.client, "join", {"code": job["code"], "name": f"A{job['worker']}-{i}",
+                                                     "role": "spectator"}, retries)
         assert answer["ok"], answer
         if job.get("spread") and answer.get("spread"):  # as the phone page: reconnect with its own ?audience=PEER
             await s.client.close()
@@ -344,7 +357,7 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
             await s.client.connect()
             for _ in range(60):  # as the page: a busy room's worker answers room_moving, asked again after 0.5 s
                 hello = await s.client.call("hello", {"code": job["code"], "token": answer["token"]}, timeout=120)
-                if hello.get("ok") or (hello.get("error") or {}).get("code") != "room_moving":
+                if hello.get("ok") or (hello.get("error") or {}).get("code") not in ("room_moving", "storage_busy"):
                     break
                 retries[0] += 1
                 await asyncio.sleep(0.5)
@@ -391,7 +404,7 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
         "result": [s.result_at for s in spectators if s.result_at is not None],
         "missed_reveal": sum(s.reveal_at is None for s in spectators),
         "missed_result": sum(s.result_at is None for s in spectators if s.accepted),
-        "disorder": sum(c.disorder for c in clients),
+        "disorder": sum(c.disorder for c in clients), "retries": retries[0],
         "cpu": cpu, "wall": wall,
     }
     await asyncio.gather(*(c.close() for c in clients))

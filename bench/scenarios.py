@@ -88,11 +88,13 @@ def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed:
             workers = max(1, min(workers, rooms))
             jobs = [{"url": server.url, "rooms": created[i::workers], "seed": seed * 1000 + i,
                      "duration_s": duration_s, "settle_s": 2.0} for i in range(workers)]
-            ready, go = ctx.Queue(), ctx.Event()
-            processes, results = _spawn("party", jobs, ready, go)
+            ready, go, started, play = ctx.Queue(), ctx.Event(), ctx.Queue(), ctx.Event()
+            processes, results = _spawn("party", jobs, ready, go, started, play)
             _wait_ready(ready, workers, 60 + rooms, processes, results)
-            cpu0, wall0 = _process_cpu(server), time.monotonic()
             go.set()
+            _wait_ready(started, workers, 60 + rooms, processes, results)  # every game started: the play is measured
+            cpu0, wall0 = _process_cpu(server), time.monotonic()
+            play.set()
             time.sleep(duration_s)
             cpu1 = _process_cpu(server)
             wall = time.monotonic() - wall0
@@ -203,6 +205,10 @@ def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60, serve
             rss = server.rss_bytes()
             if server_workers > 1:
                 stored = server.query("SELECT COUNT(*) FROM audience_answer")[0][0]
+        except Exception as error:
+            if server_workers > 1:  # what the workers said is the first thing to read
+                raise RuntimeError(f"{error}\n{server.log_tails()}") from error
+            raise
         finally:
             server.stop()
         if server_workers == 1:
@@ -220,7 +226,7 @@ def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60, serve
         "ack": summary([a - s for f in figures for s, a in zip(f["sent"], f["acked"])]),
         "reveal": summary(reveal), "scored": summary(scored),
         "lost": sum(f["missed_reveal"] for f in figures) + sum(f["missed_result"] for f in figures),
-        "disorder": sum(f["disorder"] for f in figures),
+        "disorder": sum(f["disorder"] for f in figures), "retries": sum(f.get("retries", 0) for f in figures),
         "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
         "rss_mb": round(rss / MB, 1), "per_phone_kb": round((rss_joined - rss_empty) / max(1, audience) / 1024, 1),
         "workers": workers, "server_workers": server_workers, "spread": spread, "cpu_by_process": per,
