@@ -195,21 +195,27 @@ def start_ticker(app: Flask) -> None:
     # hundred others: between rooms that fired something, broadcasts and handlers waiting run first
 
     def loop() -> None:
-        next_probe = 0.0
         while not runtime.stopping:
             try:
                 runtime.service.tick()
-                now = runtime.service.clock.monotonic_ms()
-                if now >= next_probe:  # measure every phone's round trip every two seconds
-                    runtime.probe_all()
-                    next_probe = now + PROBE_EVERY_MS
             except Exception:  # never let one bad room stop the clock of all the others
                 log.exception("tick failed")
             runtime.socketio.sleep(runtime.service.next_wakeup_ms() / 1000)
         runtime.ticker_running = False
 
+    def probe() -> None:
+        """Measure the phones' round trips every two seconds, in a task of its own: probing thousands of phones
+        (which lets the others run every hundred) must not hold up the timers, nor a worker's lease renewals."""
+        while not runtime.stopping:
+            try:
+                runtime.probe_all()
+            except Exception:
+                log.exception("probing the phones failed")
+            runtime.socketio.sleep(PROBE_EVERY_MS / 1000)
+
     runtime.ticker_running = True
     runtime.socketio.start_background_task(loop)
+    runtime.socketio.start_background_task(probe)
     if runtime.relay is not None:
         runtime.relay.start()
 

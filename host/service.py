@@ -87,6 +87,15 @@ class FakeClock(Clock):
         return 1_700_000_000_000 + self.now
 
 
+class RoomLocks(dict):
+    """Each held room's lock, by code. A handler that reaches for the lock of a room this process no longer holds
+    (another worker took it, or it expired, while the handler waited) is answered ``room_moved`` (the page reconnects
+    and finds it), not an internal error: 5,000 phones joining while their room changed hands all got one."""
+
+    def __missing__(self, code: str) -> threading.RLock:
+        raise RoomError("room_moved", "this room is no longer on this server: reconnecting")
+
+
 @dataclass
 class Claim:
     """A phone that says it is the person of a seat whose phone is gone ("that's me"), waiting for the host."""
@@ -124,7 +133,7 @@ class RoomService:
         self.running: set[str] = set()  # codes of the rooms whose game runs: the only ones the ticker looks at
         self.expired_checked: int | None = None  # monotonic ms of the last look for expired rooms
         self.rooms: dict[str, Room] = {}
-        self.locks: dict[str, threading.RLock] = {}
+        self.locks: dict[str, threading.RLock] = RoomLocks()
         self.anchors: dict[str, tuple[int, int]] = {}  # code -> (monotonic ms, game ms) at the last event
         self.connections: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
         self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)

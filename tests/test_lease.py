@@ -128,3 +128,18 @@ def test_on_postgresql_a_row_being_written_is_skipped_not_waited_for(postgres: A
     assert store.clock("EFGH") == 20 and store.clock("ABCD") is None
     assert store.save_clocks({"ABCD": 10}) == (["ABCD"], [])
     store.close()
+
+
+def test_a_request_for_a_room_this_process_no_longer_holds_is_answered_room_moved():
+    """A handler that was waiting while its room went to another worker (or expired) reaches for the room's lock
+    and finds none: the phone is told ``room_moved`` (it reconnects and finds the room), not an internal error
+    (the 5,000-phone benchmark on workers: every join in flight at a takeover failed so)."""
+    from tests.conftest import Harness
+
+    harness = Harness()
+    code, _tv = harness.host_room()
+    room = harness.service.room(code)
+    harness.service._moved(code)
+    with pytest.raises(RoomError) as refused:
+        harness.service.join(room, "Ana", "player")
+    assert refused.value.code == "room_moved"
