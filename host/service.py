@@ -48,6 +48,7 @@ HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", 
                "kick", "team", "lineup", "seat_grace")
 CLAIM_TTL_MS = 10 * 60 * 1000  # a "that's me" the host has not answered is forgotten after this
 MAX_CLAIMS = 12  # per room: a phone asking again replaces its own claim
+PUBLIC_VIEW_FRESH_MS = 250  # a phone's public view at one room version is built once in this time (phone_public_view)
 SUPPLY_FRESH_MS = 1000  # how long a lobby's list of packs is kept (pack_supply)
 SUPPLY_KEPT = 1000  # and how many lists at most (one per host and choice of packs)
 CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
@@ -146,6 +147,7 @@ class RoomService:
         self.houses = HouseRequests(self)  # latecomers asking a house with people to let them in (CROWN-D2)
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (_watch_lineups)
         self.supplies: dict[Any, tuple[int, dict[str, Any]]] = {}  # pack_supply's answers, with when
+        self.public_views: dict[str, tuple[int, int, dict[str, Any]]] = {}  # code -> (version, when, phone view)
         self.clocks_saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
         self.library = Library(store.engine)
         self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
@@ -646,9 +648,17 @@ class RoomService:
         """The public view as phones get it: without the list of spectators (only their count), which a phone
         never shows and which would make every message of a room with a thousand spectators huge, and outside the
         lobby without the games' settings (two thirds of a message)."""
+        now = self.clock.monotonic_ms()
+        kept = self.public_views.get(room.code)
+        if kept is not None and kept[0] == room.version and now - kept[1] < PUBLIC_VIEW_FRESH_MS:
+            view = kept[2]  # a burst of answers or hellos, each acknowledged with a state: built once, not each time
+            if view.get("game") is not None:  # (O(n) each in a room of n spectators), with the clock of now
+                view = {**view, "game": {**view["game"], "now_ms": self.game_now(room)}}
+            return view
         result = self._view(room, None, False, spectators=False)
         if room.phase != "lobby":
             result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
+        self.public_views[room.code] = (room.version, now, result)
         return result
 
     def spectator_view(self, room: Room, seat_id: int, shared: dict[str, Any]) -> dict[str, Any]:
@@ -835,7 +845,7 @@ class RoomService:
     def _forget(self, code: str) -> None:
         """Drop everything this process holds about a room."""
         for table in (self.rooms, self.locks, self.anchors, self.connections, self.active_ms, self.claims,
-                      self.clocks_saved, self.audience.rooms):
+                      self.clocks_saved, self.audience.rooms, self.public_views):
             table.pop(code, None)  # type: ignore[attr-defined]
         self.running.discard(code)
         for key in [k for k in self.away_since if k[0] == code]:

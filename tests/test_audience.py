@@ -307,3 +307,26 @@ def test_players_round_trips_are_measured_every_probe_round_spectators_every_fif
     assert probes(player) == rounds
     assert probes(fan) == 2, "a measured spectator was probed more (or less) than every fifth round"
     assert probes(newcomer) >= 1  # until its first measure comes back
+
+
+def test_a_burst_of_spectator_states_builds_the_public_view_once_per_room_version():
+    """Every spectator's answer and hello is acknowledged with its state, whose public part is O(n) to build in a
+    room of n spectators: at one room version it is built once (for PUBLIC_VIEW_FRESH_MS), and again as soon as
+    the room changes."""
+    from host.service import PUBLIC_VIEW_FRESH_MS
+
+    harness = Harness()
+    code, _tv = harness.host_room()
+    room = harness.service.room(code)
+    fans = [harness.service.join(room, f"Fan {i}", "spectator")[0] for i in range(5)]
+    built = []
+    real = harness.service._view
+    harness.service._view = lambda *a, **k: (k.get("spectators") is False and built.append(1)) or real(*a, **k)
+    states = [harness.service.view(room, seat) for seat in fans]
+    assert len(built) == 1, "each spectator's state built the public view again"
+    assert [s["me"]["name"] for s in states] == [f"Fan {i}" for i in range(5)]  # each its own part
+    harness.service.join(room, "Late", "spectator")  # its broadcast builds it again: the room changed
+    assert harness.service.view(room, fans[0])["spectator_count"] == 6 and len(built) == 2
+    harness.clock.advance(PUBLIC_VIEW_FRESH_MS)
+    harness.service.view(room, fans[0])
+    assert len(built) == 3  # and after a moment anyway (counts that change without a new version)
