@@ -293,6 +293,7 @@ class Spectator:
         self.sent: float | None = None
         self.acked: float | None = None
         self.accepted = False
+        self.refusal: str | None = None  # why its answer was not accepted (an error code, or the exception)
         self.reveal_at: float | None = None
         self.result_at: float | None = None
         client.on_state = self.seen
@@ -320,10 +321,13 @@ class Spectator:
         try:
             answer = await self.client.call("audience", {"action": action, "step": step,
                                                          "ms": round(delay * 1000) + 150})
-        except Exception:  # noqa: BLE001 - a timeout: not accepted
+        except Exception as error:  # noqa: BLE001 - a timeout, a socket closed: not accepted
+            self.refusal = type(error).__name__
             return
         self.acked = now_ms()
         self.accepted = bool(answer.get("ok"))
+        if not self.accepted:
+            self.refusal = (answer.get("error") or {}).get("code", "?")
 
 
 async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, close: Any,
@@ -351,12 +355,22 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
         answer = await setup_call(s.client, "join", {"code": job["code"], "name": f"A{job['worker']}-{i}",
                                                      "role": "spectator"}, retries)
         assert answer["ok"], answer
-        if job.get("spread") and answer.get("spread"):  # as the phone page: reconnect with its own ?audience=PEER
-            await s.client.close()
-            s.client.url = f"{routed}&audience=b{job['worker']}x{i}x{rng.randrange(10**9)}"
-            await s.client.connect()
-            for _ in range(60):  # as the page: a busy room's worker answers room_moving, asked again after 0.5 s
-                hello = await s.client.call("hello", {"code": job["code"], "token": answer["token"]}, timeout=120)
+        if job.get("spread") and answer.get("spread"):  # as the phone page: reconnect with its own ?audience=PEER,
+            await s.client.close()  # on a socket that reconnects by itself whenever it is closed, saying hello again
+            hello_data = {"code": job["code"], "token": answer["token"]}
+            client = Client(f"{routed}&audience=b{job['worker']}x{i}x{rng.randrange(10**9)}", "/play", reconnect=True)
+            client.rejoin = lambda client=client: client.call("hello", hello_data, timeout=30)
+            client.on_state = s.seen
+            s.client = client
+            clients.append(client)
+            await client.connect()
+            for _ in range(120):  # as the page: a busy room's worker answers room_moving, asked again after 0.5 s
+                try:
+                    hello = await client.call("hello", hello_data, timeout=30)
+                except Exception:  # noqa: BLE001 - the socket was closed meanwhile: it reconnects, asked again
+                    retries[0] += 1
+                    await asyncio.sleep(0.5)
+                    continue
                 if hello.get("ok") or (hello.get("error") or {}).get("code") not in ("room_moving", "storage_busy"):
                     break
                 retries[0] += 1
@@ -405,6 +419,7 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
         "missed_reveal": sum(s.reveal_at is None for s in spectators),
         "missed_result": sum(s.result_at is None for s in spectators if s.accepted),
         "disorder": sum(c.disorder for c in clients), "retries": retries[0],
+        "refusals": [s.refusal for s in spectators if s.refusal is not None],
         "cpu": cpu, "wall": wall,
     }
     await asyncio.gather(*(c.close() for c in clients))

@@ -7,6 +7,7 @@ import queue as queue_module
 import sqlite3
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -227,6 +228,7 @@ def big(audience: int, workers: int, seed: int = 1, timeout_s: float = 60, serve
         "reveal": summary(reveal), "scored": summary(scored),
         "lost": sum(f["missed_reveal"] for f in figures) + sum(f["missed_result"] for f in figures),
         "disorder": sum(f["disorder"] for f in figures), "retries": sum(f.get("retries", 0) for f in figures),
+        "refusals": dict(Counter(r for f in figures for r in f.get("refusals", []))),  # answers not accepted, why
         "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
         "rss_mb": round(rss / MB, 1), "per_phone_kb": round((rss_joined - rss_empty) / max(1, audience) / 1024, 1),
         "workers": workers, "server_workers": server_workers, "spread": spread, "cpu_by_process": per,
