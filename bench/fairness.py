@@ -95,10 +95,11 @@ class SimPhone:
         if view["phase"] not in ("preview", "answer") or round_ <= self.handled_round or round_ not in self.reaction:
             return
         offset = self.offset()
-        if offset is None:
-            return
+        received = time.monotonic() * 1000
+        if offset is None:  # no clock sync yet (the first question): as the page does, from the state's own clock
+            offset = game["now_ms"] - received  # (host/static/common.js ``localTime``), late by its downlink
         self.handled_round = round_
-        shown = max(time.monotonic() * 1000, view["opens_ms"] - offset)  # the unlock, or the arrival if later
+        shown = max(received, view["opens_ms"] - offset)  # the unlock, or the arrival if later
         tap = shown + self.reaction[round_]
 
         def press() -> None:

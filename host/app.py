@@ -18,7 +18,7 @@ from host.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom")
 
-PROBE_EVERY_MS = 2000
+PROBE_EVERY_MS = 500  # a pass of round-trip probes; who is probed at which pass: host/sockets.py
 STOP_GRACE_S = 2.0  # how long a stop waits for the ticker to finish its turn, at most (``shutdown``)
 CLOSE_GRACE_S = 0.2  # and how long it lets the sockets' writers send their close packets
 
@@ -204,8 +204,8 @@ def start_ticker(app: Flask) -> None:
         runtime.ticker_running = False
 
     def probe() -> None:
-        """Measure the phones' round trips every two seconds, in a task of its own: probing thousands of phones
-        (which lets the others run every hundred) must not hold up the timers, nor a worker's lease renewals."""
+        """Measure the phones' round trips (a pass every PROBE_EVERY_MS), in a task of its own: probing thousands of
+        phones (which lets the others run every hundred) must not hold up the timers, nor a worker's lease renewals."""
         while not runtime.stopping:
             try:
                 runtime.probe_all()

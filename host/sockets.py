@@ -29,7 +29,13 @@ CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game":
                   "seat_grace": ("seconds",)}  # only these are logged
 
 
-SPECTATOR_PROBE_ROUNDS = 5  # a spectator's round trip is measured every fifth probe round, a player's every one
+# Round trips (probe_all, a pass every PROBE_EVERY_MS of host/app.py, 0.5 s): a player's phone every PLAYER_PROBE_PASSES
+# passes (2 s), and at every pass while it has fewer than WARM_SAMPLES measures (a phone that joined a moment before a
+# game started had its honest claims judged against one or two round trips, and flagged); a spectator's every
+# SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure.
+PLAYER_PROBE_PASSES = 4
+SPECTATOR_PROBE_PASSES = 20
+WARM_SAMPLES = 4
 PACE_EVERY = 100  # a big room's broadcast lets the other green threads run after this many sockets (send_states)
 COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (install_broadcast)
 OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
@@ -351,17 +357,18 @@ def install_broadcast(rt: Any) -> None:
         socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
                       ignore_queue=True)
 
-    rounds = [0]
+    passes = [0]
 
     def probe_all() -> None:
-        """Every PROBE_EVERY_MS (host/app.py): measure the players' round trips; the spectators' every
-        ``SPECTATOR_PROBE_ROUNDS``-th time (and any not measured yet), letting the other green threads run every
-        ``PACE_EVERY`` probes. Five thousand spectators probed every two seconds in one go held the worker's loop
-        for more than a second each time (the 5,000-phone benchmark on workers); an audience answer's timing needs
-        only a rough round trip, and a phone's changes slowly."""
-        rounds[0] += 1
-        spectators = rounds[0] % SPECTATOR_PROBE_ROUNDS == 1
+        """One probe pass (every PROBE_EVERY_MS, host/app.py): measure the round trips due (see PLAYER_PROBE_PASSES),
+        letting the other green threads run every ``PACE_EVERY`` probes. Five thousand spectators probed every two
+        seconds in one go held the worker's loop for more than a second each time (the 5,000-phone benchmark on
+        workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly."""
+        passes[0] += 1
         sent = 0
+
+        def every(n: int) -> bool:  # the first pass probes everyone
+            return (passes[0] - 1) % n == 0
 
         def send(sid: str) -> None:
             nonlocal sent
@@ -370,16 +377,21 @@ def install_broadcast(rt: Any) -> None:
             if sent % PACE_EVERY == 0:
                 socketio.sleep(0)
 
+        def due(spectator: bool, measured: int) -> bool:
+            if spectator:
+                return every(SPECTATOR_PROBE_PASSES) or (not measured and every(PLAYER_PROBE_PASSES))
+            return every(PLAYER_PROBE_PASSES) or measured < WARM_SAMPLES
+
         for sid, (code, seat_id) in list(service.sids.items()):
             if seat_id is None or not local(sid):
                 continue
             room = service.rooms.get(code)
             seat = room.seats.get(seat_id) if room is not None else None
-            if spectators or seat is None or seat.role != "spectator" or sid not in service.rtts:
+            if due(seat is not None and seat.role == "spectator", len(service.rtts.get(sid, ()))):
                 send(sid)
         if rt.relay is not None:  # relayed phones are all spectators
             for sid in list(rt.relay.local):
-                if spectators or sid not in rt.relay.rtts:
+                if due(True, len(rt.relay.rtts.get(sid, ()))):
                     send(sid)
 
     def on_moved(code: str, sids: list[str]) -> None:
