@@ -99,7 +99,3 @@ def name_keys(name: str) -> tuple[str, str, str]:
     name = unicodedata.normalize("NFKC", strip_invisible(name))
     return _map(_map(name.casefold()).casefold()), _map(name), _map(name.upper())
 
-
-def same_keys(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Whether two names would be taken for one another, from their ``name_keys``."""
-    return any(x == y for x, y in zip(a, b, strict=True))

@@ -10,14 +10,15 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
 from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
-from host.names import has_visible, mixed_scripts, name_keys, same_keys, strip_invisible
+from host.names import has_visible, mixed_scripts, name_keys, strip_invisible
 
 MAX_PLAYERS = 12
 NAME_MAX = 20
@@ -144,6 +145,45 @@ class Seat:
                 "team": self.team, "sits_out": self.sits_out}
 
 
+class SeatIndex:
+    """What a room looks up among its seats at every join and hello: the seat of a token, the seats of a name's
+    look-alike keys, the players, the looks taken and how many seats are active. Kept beside the seats so that in a
+    room of thousands of spectators a join or a hello costs what it costs in a party, not a walk over every seat. A
+    join adds its seat; the rare other changes of a seat (rename, kick, role, takeover) have the room build it again.
+    """
+
+    def __init__(self, seats: dict[int, Seat]):
+        self.tokens: dict[str, int] = {}  # token hash -> seat id, kicked seats too
+        self.old_tokens: dict[str, int] = {}  # a token hash a seat moved away from -> that seat's id
+        self.names: tuple[dict[str, set[int]], ...] = ({}, {}, {})  # each of ``name_keys`` -> active seats with it
+        self.players: set[int] = set()  # active seats with the player role
+        self.looks: Counter[tuple[int, int]] = Counter()  # (colour, shape) -> active seats with it
+        self.active = 0
+        for seat in seats.values():
+            self.add(seat)
+
+    def add(self, seat: Seat) -> None:
+        """Take in a seat (a join's new one)."""
+        self.tokens[seat.token_hash] = seat.id
+        for old in seat.old_token_hashes:
+            self.old_tokens[old] = seat.id
+        if seat.kicked:
+            return
+        self.active += 1
+        for table, key in zip(self.names, seat.name_keys, strict=True):
+            table.setdefault(key, set()).add(seat.id)
+        if seat.role == "player":
+            self.players.add(seat.id)
+        self.looks[(seat.colour, seat.shape)] += 1
+
+    def named(self, name: str) -> set[int]:
+        """The active seats whose name is this one or looks like it (host/names.py)."""
+        found: set[int] = set()
+        for table, key in zip(self.names, name_keys(name), strict=True):
+            found |= table.get(key, set())
+        return found
+
+
 @dataclass
 class SlotBinding:
     """A game seat and who plays it: one room seat, a team of room seats, or a bot."""
@@ -238,6 +278,7 @@ class Room:
     seq: int = 0  # events applied
     version: int = 0  # changes seen by clients (events, connections)
     replaying: bool = field(default=False, compare=False)  # the log is being replayed: events are taken as logged
+    _index: SeatIndex | None = field(default=None, compare=False, repr=False)  # see ``index``
 
     # ----- queries -----
 
@@ -254,32 +295,44 @@ class Room:
             return "lobby"
         return "finished" if self.session.is_over else "playing"
 
+    @property
+    def index(self) -> SeatIndex:
+        """The seats' lookups (``SeatIndex``), built on first use and again after a change other than a join."""
+        if self._index is None:
+            self._index = SeatIndex(self.seats)
+        return self._index
+
+    def reindex(self) -> None:
+        """A seat's name, role, token or kick changed: the index is built again when next needed."""
+        self._index = None
+
     def active_seats(self) -> list[Seat]:
         """Seats not kicked, in joining order."""
         return [s for s in self.seats.values() if not s.kicked]
 
     def players(self) -> list[Seat]:
         """Active seats with the player role, in joining order."""
-        return [s for s in self.active_seats() if s.role == "player"]
+        return [self.seats[i] for i in sorted(self.index.players)]
+
+    def spectator_count(self) -> int:
+        """Active seats with the spectator role."""
+        return self.index.active - len(self.index.players)
 
     def seat_by_token_hash(self, token_hash: str) -> Seat | None:
         """The seat (kicked or not) whose token has this hash."""
-        for seat in self.seats.values():
-            if seat.token_hash == token_hash:
-                return seat
-        return None
+        seat_id = self.index.tokens.get(token_hash)
+        return None if seat_id is None else self.seats[seat_id]
 
     def seat_replaced_from(self, token_hash: str) -> Seat | None:
         """The seat that moved away from the phone with this token to another phone (a takeover), if any."""
-        for seat in self.seats.values():
-            if token_hash in seat.old_token_hashes:
-                return seat
-        return None
+        seat_id = self.index.old_tokens.get(token_hash)
+        return None if seat_id is None else self.seats[seat_id]
 
     def seat_named(self, name: str) -> Seat | None:
-        """The active seat with this name or one that looks the same (ignoring case; host/names.py), if any."""
-        keys = name_keys(name)
-        return next((s for s in self.active_seats() if same_keys(s.name_keys, keys)), None)
+        """The active seat with this name or one that looks the same (ignoring case; host/names.py), if any: the
+        first to join of those."""
+        found = self.index.named(name)
+        return self.seats[min(found)] if found else None
 
     def in_order(self, seats: list[Seat]) -> list[Seat]:
         """Seats in the room's order of who plays first (joining order, changed by the host's swaps)."""
@@ -296,8 +349,7 @@ class Room:
 
     def is_name_taken(self, name: str, except_seat: int | None = None) -> bool:
         """Whether another active seat already has this name or a look-alike of it (ignoring case)."""
-        keys = name_keys(name)
-        return any(same_keys(s.name_keys, keys) for s in self.active_seats() if s.id != except_seat)
+        return bool(self.index.named(name) - {except_seat})
 
     def game_settings(self, game_id: str) -> dict[str, Any]:
         """The lobby settings chosen for a game so far (defaults where not chosen)."""
@@ -351,7 +403,9 @@ class Room:
 
         def effect() -> int:
             seat_id = self.next_seat_id
-            self.seats[seat_id] = Seat(seat_id, name, role, token_hash, colour, shape, language)
+            self.seats[seat_id] = seat = Seat(seat_id, name, role, token_hash, colour, shape, language)
+            if self._index is not None:
+                self._index.add(seat)
             self.order.append(seat_id)
             self.next_seat_id += 1
             return seat_id
@@ -360,10 +414,10 @@ class Room:
 
     def _free_look(self) -> tuple[int, int]:
         """The first colour-and-shape pair no active seat has; pairs repeat only past 24 seats."""
-        taken = {(s.colour, s.shape) for s in self.active_seats()}
+        taken = self.index.looks
         for i in range(COLOURS * SHAPES):
             look = (i % COLOURS, i % SHAPES)
-            if look not in taken:
+            if not taken[look]:
                 return look
         return (0, 0)
 
@@ -392,6 +446,7 @@ class Room:
 
         def effect() -> None:
             seat.name = name
+            self.reindex()
             if self.session is not None:
                 for slot in self.session.slots:
                     if slot.team is not None and seat.id in slot.team:
@@ -417,6 +472,7 @@ class Room:
 
         def effect() -> None:
             seat.kicked = True
+            self.reindex()
             session = self.session
             if session is not None and not session.is_over:
                 for slot in session.slots:
@@ -442,6 +498,7 @@ class Room:
             seat.sits_out = out
             if not out:
                 seat.role = "player"
+                self.reindex()
 
         return effect
 
@@ -471,6 +528,7 @@ class Room:
             seat.sits_out = not play
             if play:
                 seat.role = "player"
+            self.reindex()
 
         return effect
 
@@ -495,6 +553,7 @@ class Room:
         def effect() -> None:
             seat.old_token_hashes = [*seat.old_token_hashes[-7:], seat.token_hash]
             seat.token_hash = token_hash
+            self.reindex()
 
         return effect
 
@@ -807,7 +866,7 @@ class Room:
 
     # ----- views -----
 
-    def lobby_view(self, connected: set[int], spectators: bool = True) -> dict[str, Any]:
+    def lobby_view(self, connected: Collection[int], spectators: bool = True) -> dict[str, Any]:
         """The room as everyone may see it, without the game view; without ``spectators`` their list is left empty
         (only counted): a phone never shows it, and building it at every join of a crowd costs O(n²)."""
         games = []
@@ -826,9 +885,8 @@ class Room:
                 "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
                 "values": self.game_settings(info.id),
             })
-        active = self.active_seats()
-        seats = [{**s.public(), "connected": s.id in connected} for s in active
-                 if spectators or s.role != "spectator"]
+        shown = self.active_seats() if spectators else self.players()
+        seats = [{**s.public(), "connected": s.id in connected} for s in shown]
         return {
             "code": self.code,
             "version": self.version,
@@ -838,7 +896,7 @@ class Room:
             "paused": self.paused,
             "players": [s for s in seats if s["role"] == "player"],
             "spectators": [s for s in seats if s["role"] == "spectator"],
-            "spectator_count": sum(s.role == "spectator" for s in active),
+            "spectator_count": self.spectator_count(),
             "max_players": MAX_PLAYERS,
             "seat_grace_s": self.seat_grace_s,
             "games": games,

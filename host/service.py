@@ -12,8 +12,8 @@ import math
 import secrets
 import threading
 import time
-from collections import deque
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,6 +138,7 @@ class RoomService:
         self.anchors: dict[str, tuple[int, int]] = {}  # code -> (monotonic ms, game ms) at the last event
         self.connections: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
         self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)
+        self.seat_sockets: dict[str, Counter[int]] = {}  # code -> seat id -> its phones connected (connected_seats)
         self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
         self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
@@ -338,7 +339,7 @@ class RoomService:
     def join(self, room: Room, name: Any, role: Any, language: Any = None) -> tuple[int, str]:
         """Seat a new person; returns the seat id and the seat token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
-        if role == "spectator" and sum(s.role == "spectator" for s in room.active_seats()) >= self.max_spectators:
+        if role == "spectator" and room.spectator_count() >= self.max_spectators:
             raise RoomError("audience_full", f"the room already has {self.max_spectators} spectators", "role")
         try:  # the seat's id as the join gave it: read after the lock, another join may have come in between
             seat_id = self.submit(room, "join", {"name": name, "role": role, "language": language,
@@ -592,8 +593,12 @@ class RoomService:
         previous = self.sids.get(sid)
         if previous is not None and previous[0] != room.code:
             self.disconnect(sid)
+        elif previous is not None and previous[1] is not None:  # the same socket, seated anew (a join after a watch)
+            self._seat_socket(room.code, previous[1], -1)
         self.connections.setdefault(room.code, {})[sid] = seat_id
         self.sids[sid] = (room.code, seat_id)
+        if seat_id is not None:
+            self._seat_socket(room.code, seat_id, 1)
         self.active_ms[room.code] = self.clock.wall_ms()
         if seat_id is not None:
             self.away_since.pop((room.code, seat_id), None)
@@ -608,6 +613,8 @@ class RoomService:
             return None
         code, seat_id = found
         self.connections.get(code, {}).pop(sid, None)
+        if seat_id is not None:
+            self._seat_socket(code, seat_id, -1)
         self.houses.left(code, sid, seat_id)  # its own request ends, and one to a house with no one here any more
         if code in self.active_ms:
             self.active_ms[code] = self.clock.wall_ms()  # the room's time to live counts from when the last one left
@@ -630,9 +637,17 @@ class RoomService:
                 room.version += 1
                 self.notify(room.code)
 
-    def connected_seats(self, code: str) -> set[int]:
-        """The seats with at least one connected phone."""
-        return {s for s in self.connections.get(code, {}).values() if s is not None}
+    def connected_seats(self, code: str) -> Collection[int]:
+        """The seats with at least one connected phone (kept as phones come and go: a room of thousands asks it for
+        each of its players at every view)."""
+        return self.seat_sockets.get(code, {}).keys()
+
+    def _seat_socket(self, code: str, seat_id: int, change: int) -> None:
+        """One more (``1``) or one fewer (``-1``) connected phone of a seat."""
+        counts = self.seat_sockets.setdefault(code, Counter())
+        counts[seat_id] += change
+        if counts[seat_id] <= 0:
+            del counts[seat_id]
 
     # ----- views -----
 
@@ -844,8 +859,8 @@ class RoomService:
 
     def _forget(self, code: str) -> None:
         """Drop everything this process holds about a room."""
-        for table in (self.rooms, self.locks, self.anchors, self.connections, self.active_ms, self.claims,
-                      self.clocks_saved, self.audience.rooms, self.public_views):
+        for table in (self.rooms, self.locks, self.anchors, self.connections, self.seat_sockets, self.active_ms,
+                      self.claims, self.clocks_saved, self.audience.rooms, self.public_views):
             table.pop(code, None)  # type: ignore[attr-defined]
         self.running.discard(code)
         for key in [k for k in self.away_since if k[0] == code]:
