@@ -11,7 +11,9 @@ the workers by the phone's own random ``PEER``. A worker that gets such a phone 
 - the owner answers a request, and sends the states of the phones a worker relays, on that worker's Redis channel
   ``tr:worker:ID``: one message per broadcast and worker, carrying the spectators' shared state once and each phone's
   own part (host/sockets.py ``Spliced``), which the relaying worker splices and sends to its local sockets. A message
-  through Flask-SocketIO's own queue would cost one Redis message per phone, and a reveal to 5,000 phones as many;
+  through Flask-SocketIO's own queue would cost one Redis message per phone, and a reveal to 5,000 phones as many.
+  Requests read together are answered together: one message of replies per worker and, for the answers among them,
+  one message with the answering phones' new own parts ("Sent") and their shared state encoded once;
 - single messages to one relayed phone (kicked, a claim's answer) go through Flask-SocketIO's Redis message queue,
   which delivers to whichever worker holds the socket;
 - a worker that takes a room announces it on ``tr:owners``: the workers relaying that room's phones close their
@@ -36,8 +38,10 @@ log = logging.getLogger("throneroom.relay")
 STREAM_MAXLEN = 20_000  # entries a room's request stream keeps (approximately): far more than one reveal's answers
 STREAM_TTL_S = 3600  # a room's stream is deleted an hour after its last request
 MAX_REQUEST_BYTES = 2048  # a relayed request's JSON: an answer is a few dozen bytes (so a stream holds 40 MB at most)
-REPLY_TIMEOUT_S = 4.0  # a relayed request the owner does not answer in this time: the phone reconnects
+REPLY_TIMEOUT_S = 4.0  # a relayed hello the owner does not answer in this time: the phone asks again or reconnects
+ANSWER_TIMEOUT_S = 12.0  # the same for an answer: a live owner working through a crowd's answers still takes it
 READ_BLOCK_MS = 200  # how long the owner's XREAD waits for requests
+REPLY_EVERY = 50  # relayed requests handled between two messages of replies (and "Sent" states) to their workers
 RTT_SAMPLES = 8
 OWNERS = "tr:owners"
 
@@ -68,6 +72,8 @@ class Relay:
         # owning side: relayed phones of the rooms this worker holds
         self.remote: dict[str, str] = {}  # sid -> the worker relaying it
         self.read_from: dict[str, str] = {}  # code -> last stream id read
+        self.replies: dict[str, dict[str, Any]] = {}  # worker -> request id -> answer, not yet sent
+        self.answered: dict[str, set[str]] = {}  # code -> relayed phones that answered, their "Sent" not yet sent
         self.running = False
 
     # ----- both sides -----
@@ -103,9 +109,10 @@ class Relay:
                                      {"c": code}).first()
         return row is not None and row[0] is not None and row[0] != self.worker_id and row[1] >= leases.wall_ms()
 
-    def request(self, code: str, op: str, sid: str, **fields: Any) -> dict[str, Any]:
-        """Send a phone's request to the room's owner and wait for its answer (``room_moving`` if none comes: the
-        phone's socket is closed then, so that it reconnects and finds the room's holder afresh)."""
+    def request(self, code: str, op: str, sid: str, timeout: float = REPLY_TIMEOUT_S, **fields: Any) -> dict[str, Any]:
+        """Send a phone's request to the room's owner and wait for its answer (``room_moving`` if none comes in
+        ``timeout`` seconds: if no live worker holds the room, the phone's socket is closed then, so that it
+        reconnects and finds the room's holder afresh)."""
         ident = secrets.token_hex(8)
         event = self.rt.socketio.server.eio.create_event()
         self.waiting[ident] = [event, None]
@@ -116,7 +123,7 @@ class Relay:
             return {"ok": False, "error": {"code": "invalid", "field": None, "message": "this request is too large"}}
         try:
             self._append(code, entry)
-            answered = event.wait(REPLY_TIMEOUT_S)
+            answered = event.wait(timeout)
         except Exception:
             log.warning("room %s: could not send a phone's %s to its owner", code, op, exc_info=True)
             answered = False
@@ -145,7 +152,10 @@ class Relay:
         """A relayed spectator's answer to the open question, with the round trip measured here."""
         code, _seat = self.local[sid]
         samples = self.rtts.get(sid)
-        return self.request(code, "answer", sid, payload=payload, rtt=max(samples) if samples else None)
+        # An answer waits longer than a hello: 2,000 answers in a second kept a busy owner past 4 s, and the phone was
+        # told room_moving (its pad came back) for an answer the owner then took and scored.
+        return self.request(code, "answer", sid, ANSWER_TIMEOUT_S, payload=payload,
+                            rtt=max(samples) if samples else None)
 
     def left(self, sid: str) -> None:
         """A relayed phone's socket closed: tell the owner (no answer awaited)."""
@@ -201,11 +211,12 @@ class Relay:
 
     def _on_message(self, message: dict[str, Any]) -> None:
         op = message.get("op")
-        if op == "reply":
-            waiting = self.waiting.get(message["id"])
-            if waiting is not None:
-                waiting[1] = message["answer"]
-                waiting[0].set()
+        if op == "replies":
+            for ident, answer in message["answers"].items():
+                waiting = self.waiting.get(ident)
+                if waiting is not None:
+                    waiting[1] = answer
+                    waiting[0].set()
         elif op == "states":
             self._deliver(message)
         elif op == "owner":  # a worker took a room: the phones relayed for it say hello again (to it)
@@ -264,6 +275,7 @@ class Relay:
                 log.warning("could not read the rooms' request streams", exc_info=True)
                 self.rt.socketio.sleep(0.5)
                 continue
+            handled = 0
             for stream, entries in batches or []:
                 code = (stream.decode() if isinstance(stream, bytes) else stream).removeprefix("tr:room:")
                 for entry_id, fields in entries:
@@ -273,7 +285,11 @@ class Relay:
                         self._handle(code, json.loads(fields[b"m"] if b"m" in fields else fields["m"]))
                     except Exception:
                         log.exception("room %s: a relayed request failed", code)
+                    handled += 1
+                    if handled % REPLY_EVERY == 0:
+                        self._reply()
                     self.rt.service.yield_now()
+            self._reply()
 
     def _handle(self, code: str, entry: dict[str, Any]) -> None:
         from host.room import RoomError
@@ -306,14 +322,40 @@ class Relay:
                     service.rtts[sid] = deque([rtt], maxlen=RTT_SAMPLES)
                 assert found[1] is not None
                 answer = {"ok": True, **service.audience_answer(room, found[1], entry.get("payload"), sid)}
-                self.send_states(code, {sid: service.view(room, found[1])})  # "Sent": its own part
+                self.answered.setdefault(code, set()).add(sid)  # "Sent": its own part, with the replies
             else:
                 raise RoomError("unknown_event", f"unknown relayed request {str(op)[:20]!r}")
         except RoomError as error:
             answer = {"ok": False, "error": error.to_json()}
         reply = entry.get("reply")
         if isinstance(reply, str):
-            self._publish(inbox_key(worker), {"op": "reply", "id": reply, "answer": answer})
+            self.replies.setdefault(worker, {})[reply] = answer
+
+    def _reply(self) -> None:
+        """Send the replies of the requests handled since the last time, one message per worker, and the new states
+        of the phones that answered: their own parts, the shared state encoded once per room."""
+        from host.sockets import Spliced, shared_json
+
+        service = self.rt.service
+        answered, self.answered = self.answered, {}
+        for code, sids in answered.items():
+            room = service.rooms.get(code)
+            if room is None:
+                continue
+            try:
+                shared = service.phone_public_view(room)
+                encoded = shared_json(shared)
+                states = {}
+                for sid in sids:
+                    found = service.where(sid)
+                    if found is not None and found[0] == code and found[1] in room.seats:
+                        states[sid] = Spliced(service.spectator_view(room, found[1], shared), encoded)
+                self.send_states(code, states)
+            except Exception:  # the replies below must go out whatever happened to one room's states
+                log.exception("room %s: the states of its relayed answers failed", code)
+        replies, self.replies = self.replies, {}
+        for worker, answers in replies.items():
+            self._publish(inbox_key(worker), {"op": "replies", "answers": answers})
 
     def send_states(self, code: str, states: dict[str, Any], shared_json: str | None = None) -> None:
         """Send states to relayed phones, one message per relaying worker: ``states`` maps sid -> a ``Spliced``

@@ -156,6 +156,12 @@ def test_an_audience_phone_on_the_other_worker_answers_and_sees_the_reveal(clust
             time.sleep(0.2)
     key, reply = answered
     assert isinstance(reply["ms"], int)  # timed by the owner
+
+    def sent() -> bool:  # its own new state, sent with the owner's replies (host/relay.py), before any reveal
+        return any(((s.get("audience") or {}).get("you") or {}).get("key") == key
+                   and s["audience"]["you"].get("yours") is not None for s in states)
+
+    wait_for(sent, "the relayed phone's state showing its answer as sent", seconds=15)
     hostile = phone.call("audience", {"action": {"answer": 5, "pad": "x" * 8000}}, namespace="/play", timeout=15)
     assert not hostile["ok"] and hostile["error"]["code"] == "invalid", hostile  # never written to Redis
     streams = redis.Redis.from_url(cluster.workers[other].redis_url)
