@@ -345,6 +345,8 @@ def install_broadcast(rt: Any) -> None:
                 socketio.emit("kicked", {"code": code}, to=sid, namespace="/play", ignore_queue=local(sid))
                 service.disconnect(sid)
 
+    warming: set[str] = set()  # players' phones with fewer than WARM_SAMPLES round trips: probed at every pass
+
     def probe(sid: str) -> None:
         """Measure the round trip to one phone: the server times its own message and the phone's ack."""
         sent = service.clock.monotonic_ms()
@@ -356,6 +358,15 @@ def install_broadcast(rt: Any) -> None:
 
         socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
                       ignore_queue=True)
+        if sid not in warming and player(sid) and len(service.rtts.get(sid, ())) < WARM_SAMPLES:
+            warming.add(sid)
+
+    def player(sid: str) -> bool:
+        """Whether a socket is a phone of this worker seated as a player (not a TV, not a spectator)."""
+        found = service.sids.get(sid)
+        room = service.rooms.get(found[0]) if found is not None and found[1] is not None else None
+        seat = room.seats.get(found[1]) if room is not None else None  # type: ignore[index]
+        return seat is not None and seat.role != "spectator" and local(sid)
 
     passes = [0]
 
@@ -363,7 +374,9 @@ def install_broadcast(rt: Any) -> None:
         """One probe pass (every PROBE_EVERY_MS, host/app.py): measure the round trips due (see PLAYER_PROBE_PASSES),
         letting the other green threads run every ``PACE_EVERY`` probes. Five thousand spectators probed every two
         seconds in one go held the worker's loop for more than a second each time (the 5,000-phone benchmark on
-        workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly."""
+        workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly. Only
+        every PLAYER_PROBE_PASSES-th pass looks at every phone; the others probe just the players' phones still
+        warming up (a look at 7,500 sockets every half second cost a crowd's worker a tenth of its time)."""
         passes[0] += 1
         sent = 0
 
@@ -377,21 +390,24 @@ def install_broadcast(rt: Any) -> None:
             if sent % PACE_EVERY == 0:
                 socketio.sleep(0)
 
-        def due(spectator: bool, measured: int) -> bool:
-            if spectator:
-                return every(SPECTATOR_PROBE_PASSES) or (not measured and every(PLAYER_PROBE_PASSES))
-            return every(PLAYER_PROBE_PASSES) or measured < WARM_SAMPLES
-
+        for sid in list(warming):
+            if sid not in service.sids or len(service.rtts.get(sid, ())) >= WARM_SAMPLES or not player(sid):
+                warming.discard(sid)
+            elif not every(PLAYER_PROBE_PASSES):  # (else probed below with everyone)
+                send(sid)
+        if not every(PLAYER_PROBE_PASSES):
+            return
+        spectators = every(SPECTATOR_PROBE_PASSES)
         for sid, (code, seat_id) in list(service.sids.items()):
             if seat_id is None or not local(sid):
                 continue
             room = service.rooms.get(code)
             seat = room.seats.get(seat_id) if room is not None else None
-            if due(seat is not None and seat.role == "spectator", len(service.rtts.get(sid, ()))):
+            if spectators or seat is None or seat.role != "spectator" or sid not in service.rtts:
                 send(sid)
         if rt.relay is not None:  # relayed phones are all spectators
             for sid in list(rt.relay.local):
-                if due(True, len(rt.relay.rtts.get(sid, ()))):
+                if spectators or sid not in rt.relay.rtts:
                     send(sid)
 
     def on_moved(code: str, sids: list[str]) -> None:
