@@ -44,6 +44,8 @@ READ_BLOCK_MS = 200  # how long the owner's XREAD waits for requests
 REPLY_EVERY = 50  # relayed requests handled between two messages of replies (and "Sent" states) to their workers
 RTT_SAMPLES = 8
 OWNERS = "tr:owners"
+REDIS_CONNECTIONS = 50  # a worker's connections to Redis for the relay; a task finding none free waits for one
+REDIS_WAIT_S = 5.0  # at most this long (then its request is answered room_moving, as for a Redis gone)
 
 
 def stream_key(code: str) -> str:
@@ -63,7 +65,12 @@ class Relay:
 
         self.rt = runtime
         self.worker_id = worker_id
-        self.redis = redis.Redis.from_url(redis_url)
+        # A blocking pool: thousands of phones saying hello or answering at once each took a connection of redis-py's
+        # default pool, which refuses the 101st (MaxConnectionsError): 503 requests failed in the 5,000-phone
+        # benchmark. Here a burst waits its turn, cooperatively, for one of REDIS_CONNECTIONS connections.
+        pool = redis.BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS,
+                                                     timeout=REDIS_WAIT_S)
+        self.redis = redis.Redis(connection_pool=pool)
         # relaying side: phones of this worker whose room another worker holds
         self.local: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id once the owner said hello)
         self.rtts: dict[str, deque[int]] = {}  # sid -> round trips measured here
