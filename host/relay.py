@@ -341,7 +341,7 @@ class Relay:
     def _reply(self) -> None:
         """Send the replies of the requests handled since the last time, one message per worker, and the new states
         of the phones that answered: their own parts, the shared state encoded once per room."""
-        from host.sockets import Spliced, shared_json
+        from host.sockets import spectator_state
 
         service = self.rt.service
         answered, self.answered = self.answered, {}
@@ -350,13 +350,11 @@ class Relay:
             if room is None:
                 continue
             try:
-                shared = service.phone_public_view(room)
-                encoded = shared_json(shared)
                 states = {}
                 for sid in sids:
                     found = service.where(sid)
                     if found is not None and found[0] == code and found[1] in room.seats:
-                        states[sid] = Spliced(service.spectator_view(room, found[1], shared), encoded)
+                        states[sid] = spectator_state(service, room, found[1])
                 self.send_states(code, states)
             except Exception:  # the replies below must go out whatever happened to one room's states
                 log.exception("room %s: the states of its relayed answers failed", code)

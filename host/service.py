@@ -148,7 +148,8 @@ class RoomService:
         self.houses = HouseRequests(self)  # latecomers asking a house with people to let them in (CROWN-D2)
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (_watch_lineups)
         self.supplies: dict[Any, tuple[int, dict[str, Any]]] = {}  # pack_supply's answers, with when
-        self.public_views: dict[str, tuple[int, int, dict[str, Any]]] = {}  # code -> (version, when, phone view)
+        # code -> (version, when, phone view, what the sockets derive from that view and keep with it: its JSON)
+        self.public_views: dict[str, tuple[int, int, dict[str, Any], dict[str, Any]]] = {}
         self.clocks_saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
         self.library = Library(store.engine)
         self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
@@ -673,7 +674,7 @@ class RoomService:
         result = self._view(room, None, False, spectators=False)
         if room.phase != "lobby":
             result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
-        self.public_views[room.code] = (room.version, now, result)
+        self.public_views[room.code] = (room.version, now, result, {})
         return result
 
     def spectator_view(self, room: Room, seat_id: int, shared: dict[str, Any]) -> dict[str, Any]:

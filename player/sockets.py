@@ -7,7 +7,7 @@ from typing import Any
 from flask import request
 
 from host.room import Room, RoomError, clean_name, normalise_code
-from host.sockets import SafeNamespace, ok, payload_dict, runtime
+from host.sockets import SafeNamespace, ok, payload_dict, runtime, spectator_state
 
 
 class PlayerNamespace(SafeNamespace):
@@ -100,8 +100,9 @@ class PlayerNamespace(SafeNamespace):
         answer = rt.service.audience_answer(room, seat_id, data, request.sid)
         # The answer changes only this phone's own part: it alone gets its new state ("Sent" even if the ack is
         # lost), without a broadcast to a room of a thousand spectators.
-        rt.socketio.emit("state", rt.service.view(room, seat_id), to=request.sid, namespace="/play",
-                         ignore_queue=True)
+        state = spectator_state(rt.service, room, seat_id) if room.seats[seat_id].role == "spectator" \
+            else rt.service.view(room, seat_id)  # (a latecomer player playing along: its own view)
+        rt.socketio.emit("state", state, to=request.sid, namespace="/play", ignore_queue=True)
         return ok(**answer)
 
     def _newcomer(self, data: dict[str, Any]) -> Room:

@@ -336,3 +336,35 @@ def test_a_burst_of_spectator_states_builds_the_public_view_once_per_room_versio
     harness.clock.advance(PUBLIC_VIEW_FRESH_MS)
     harness.service.view(room, fans[0])
     assert len(built) == 3  # and after a moment anyway (counts that change without a new version)
+
+
+def test_a_spectators_own_state_reuses_the_encoded_public_view_with_the_clock_of_now(monkeypatch: Any):
+    """host/sockets.py ``spectator_state`` (an answer's "Sent"): the public part is encoded once per kept public
+    view, and what goes on the wire is exactly the state, its game clock that of the moment it is sent."""
+    import json
+
+    import host.sockets
+    from host.sockets import spectator_state
+
+    harness = Harness()
+    code, tv = harness.host_room()
+    harness.join(code, "Ana")
+    harness.join(code, "Bob")
+    room = harness.service.room(code)
+    fans = [harness.service.join(room, f"Fan {i}", "spectator")[0] for i in range(3)]
+    encoded = []
+    real = host.sockets.shared_json
+    monkeypatch.setattr(host.sockets, "shared_json", lambda state: encoded.append(1) or real(state))
+    lobby = spectator_state(harness.service, room, fans[0])
+    assert json.loads(lobby.encoded()) == json.loads(json.dumps(dict(lobby))) and lobby["game"] is None
+    assert control(tv, "select_game", game="tally")["ok"] and control(tv, "start")["ok"]
+    states = []
+    for seat in fans:
+        states.append(spectator_state(harness.service, room, seat))
+        harness.clock.advance(40)
+    assert len(encoded) == 2, "the public view was encoded again for each spectator"
+    for seat, state in zip(fans, states, strict=True):
+        wire = json.loads(state.encoded())
+        assert wire == json.loads(json.dumps(dict(state))) and wire["me"]["id"] == seat
+    clocks = [json.loads(s.encoded())["game"]["now_ms"] for s in states]
+    assert clocks[1] - clocks[0] == 40 and clocks[2] - clocks[1] == 40  # the clock of each moment, not the kept one
