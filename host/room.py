@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from engine import registry
@@ -27,6 +28,7 @@ LANGUAGES = ("en", "fa", "ro")
 ROLES = ("player", "spectator")
 CODE_ALPHABET = "ABCDEFGHJKMNPRSTUVWXYZ"  # no I, L, O, Q: nothing to mistake for 1, 0 or each other
 CODE_LENGTH = 4
+TV_SPECTATORS = 50  # spectators a screen's state lists by name (the first to join; all are counted); the TV shows 12
 SEAT_GRACE_S = 60  # a seat whose phone is gone longer than this gets no seat in the next game (a room setting)
 SEAT_GRACE_MAX_S = 3600
 COLOURS = 8  # Okabe-Ito palette, drawn by the front end
@@ -867,8 +869,9 @@ class Room:
     # ----- views -----
 
     def lobby_view(self, connected: Collection[int], spectators: bool = True) -> dict[str, Any]:
-        """The room as everyone may see it, without the game view; without ``spectators`` their list is left empty
-        (only counted): a phone never shows it, and building it at every join of a crowd costs O(n²)."""
+        """The room as everyone may see it, without the game view. Spectators are counted; the first TV_SPECTATORS of
+        them are listed (the TV shows the first twelve by name): a list of 5,000 made each screen's state half a
+        megabyte at every change of a big room. Without ``spectators`` none is listed: a phone never shows them."""
         games = []
         for info, playable in registry.lobby_games(self.include_unlisted):
             games.append({
@@ -885,7 +888,10 @@ class Room:
                 "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
                 "values": self.game_settings(info.id),
             })
-        shown = self.active_seats() if spectators else self.players()
+        shown = self.players()
+        if spectators:
+            watching = (s for s in self.seats.values() if s.role == "spectator" and not s.kicked)
+            shown = sorted(shown + list(islice(watching, TV_SPECTATORS)), key=lambda s: s.id)
         seats = [{**s.public(), "connected": s.id in connected} for s in shown]
         return {
             "code": self.code,

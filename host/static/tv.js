@@ -269,7 +269,7 @@
       swapIn !== null ? h("p", {class: "swap-hint", id: "swap-hint"}, t("tv.swap_hint"),
         h("button", {class: "lineup-button", onclick: () => { swapIn = null; keys.delete("players"); renderLobby(); }}, t("tv.cancel"))) : null,
       h("ul", {id: "player-list"}, items, empty),
-      state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null,
+      state.spectator_count ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectator_count})) : null,
       watchers, grace);
   }
 
@@ -304,7 +304,7 @@
     return h("section", {class: "players badges", "data-read-from-sofa": ""},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       h("ul", {id: "player-list"}, items), empty,
-      state.spectators.length ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectators.length})) : null);
+      state.spectator_count ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectator_count})) : null);
   }
 
   function gameCards() {
@@ -566,7 +566,7 @@
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(false));
-    update(regions.players, "players", [state.players, isHost && state.spectators.slice(0, 12), state.spectators.length, isHost, lang,
+    update(regions.players, "players", [state.players, isHost && state.spectators.slice(0, 12), state.spectator_count, isHost, lang,
       state.selected_game, state.lineup, swapIn, state.seat_grace_s], playerList);
     update(regions.games, "games", [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
@@ -618,7 +618,7 @@
     regions.stage.setAttribute("data-read-from-sofa", "");
     const lang = TR.lang;
     update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(true));
-    update(regions.players, "players", [state.players, state.spectators.length, isHost, lang], playerBadges);
+    update(regions.players, "players", [state.players, state.spectator_count, isHost, lang], playerBadges);
     update(regions.stage, "stage", [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
       state.paused ? h("div", {class: "paused-overlay", id: "paused", "data-overlay": ""}, t("tv.paused")) : null]);
     update(regions.controls, "controls", [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
