@@ -39,7 +39,7 @@ TOP_SHOWN = 5
 NUMERIC_POINTS = 150  # the closest answer of a numeric question; the farthest gets 150/n
 CHOICE_POINTS = 100  # a right answer to a multiple-choice question ...
 SPEED_POINTS = 50  # ... plus up to this much for being among the fastest right answers
-FLUSH_AT = 500  # answers waiting: write them at once rather than wait for the ticker
+FLUSH_AT = 500  # answers waiting: the handler of the last one writes them rather than wait for the ticker
 MAX_WAITING = 50_000  # answers waiting for the database (it refused them): beyond this, new ones are refused
 TROUBLE_AFTER_S = 5.0  # answers unsaved this long: the host's TV shows a warning until they are written
 RETRY_AFTER_S = 1.0  # after a refused write, the next try waits this long (each try may stall the loop briefly)
@@ -185,36 +185,43 @@ class Audience:
 
     # ----- storage -----
 
-    def flush(self, force: bool = False) -> int:
+    def flush(self, force: bool = False, wait: bool = True) -> int:
         """Write every waiting answer in one transaction; returns how many. If the database refuses (a lock held
         elsewhere, say), the answers stay waiting: an acknowledged answer is never dropped. The next try comes
         ``retry_after_s`` later (``force``: at once), so a long lock costs the event loop one short wait a second
-        rather than one per turn of the ticker."""
-        with self._write_lock:
-            if not self.pending:
-                return 0
-            if not force and self.failed_at is not None and time.monotonic() - self.failed_at < self.retry_after_s:
-                return 0
-            rows = self.pending[:]  # answers taken while this writes are appended after them
-            try:
-                with Session(self.engine) as session:
-                    session.execute(insert(AudienceAnswerRecord), rows)
-                    session.commit()
-            except SQLAlchemyError as error:
-                self.failed_flushes += 1
-                self.failed_at = time.monotonic()
-                log.warning("could not write %d audience answer(s), will try again: %s", len(rows),
-                            str(getattr(error, "orig", error)) or type(error).__name__)
-                return 0
-            del self.pending[:len(rows)]
-            self.failed_at = None
-            still = {row["room_code"] for row in self.pending}
-            for code in list(self.waiting_since):
-                if code not in still:
-                    del self.waiting_since[code]
-            self.written += len(rows)
-            self.flushes += 1
-            return len(rows)
+        rather than one per turn of the ticker. Without ``wait``, nothing is done while another task writes."""
+        if not self._write_lock.acquire(blocking=wait):
+            return 0
+        try:
+            return self._flush(force)
+        finally:
+            self._write_lock.release()
+
+    def _flush(self, force: bool) -> int:
+        if not self.pending:
+            return 0
+        if not force and self.failed_at is not None and time.monotonic() - self.failed_at < self.retry_after_s:
+            return 0
+        rows = self.pending[:]  # answers taken while this writes are appended after them
+        try:
+            with Session(self.engine) as session:
+                session.execute(insert(AudienceAnswerRecord), rows)
+                session.commit()
+        except SQLAlchemyError as error:
+            self.failed_flushes += 1
+            self.failed_at = time.monotonic()
+            log.warning("could not write %d audience answer(s), will try again: %s", len(rows),
+                        str(getattr(error, "orig", error)) or type(error).__name__)
+            return 0
+        del self.pending[:len(rows)]
+        self.failed_at = None
+        still = {row["room_code"] for row in self.pending}
+        for code in list(self.waiting_since):
+            if code not in still:
+                del self.waiting_since[code]
+        self.written += len(rows)
+        self.flushes += 1
+        return len(rows)
 
     def trouble(self, code: str) -> dict[str, Any] | None:
         """For the host's TV: None, or ``{waiting, seconds}`` once this room's audience answers have waited
@@ -373,9 +380,12 @@ class Audience:
                              "seat": seat_id, "value": value, "wall_ms": wall_ms,
                              "timing": json.dumps(timing.to_json(), separators=(",", ":"))})
         self.waiting_since.setdefault(room.code, time.monotonic())
-        if len(self.pending) >= FLUSH_AT:
-            self.flush()
         return {"ms": timing.effective}
+
+    def flush_due(self) -> bool:
+        """Whether so many answers wait that the handler of the last one should write them (``flush(wait=False)``,
+        once it no longer holds the room's lock) rather than leave them to the ticker."""
+        return len(self.pending) >= FLUSH_AT
 
     @staticmethod
     def _steps(session: Any, asked: dict[str, Any]) -> set[int]:

@@ -368,3 +368,30 @@ def test_a_spectators_own_state_reuses_the_encoded_public_view_with_the_clock_of
         assert wire == json.loads(json.dumps(dict(state))) and wire["me"]["id"] == seat
     clocks = [json.loads(s.encoded())["game"]["now_ms"] for s in states]
     assert clocks[1] - clocks[0] == 40 and clocks[2] - clocks[1] == 40  # the clock of each moment, not the kept one
+
+
+def test_a_crowds_piled_up_answers_are_written_outside_the_rooms_lock(monkeypatch: Any):
+    """When FLUSH_AT answers wait (the ticker late under a crowd), the handler of the last one writes them, after it
+    let go of the room's lock: it wrote them under the lock, and the room's other answers all waited for the
+    database (the 5,000-phone benchmark: acks after seconds, storage_busy). A write already in progress is not
+    waited for."""
+    import host.audience
+
+    monkeypatch.setattr(host.audience, "FLUSH_AT", 2)
+    harness = Harness(TIMER_SCALE=0.5)
+    code, _tv, phones = campaign_room(harness, ("Sam", "Tea", "Uma", "Vic"))
+    open_question(harness, code, "numeric")
+    audience = harness.service.audience
+    lock = harness.service.locks[code]
+    held: list[bool] = []
+    real = audience._flush
+    monkeypatch.setattr(audience, "_flush", lambda force: held.append(lock._is_owned()) or real(force))
+    assert send(phones["Sam"], {"answer": 5}, ms=400)["ok"] and held == []  # one waits: the ticker's
+    assert send(phones["Tea"], {"answer": 6}, ms=400)["ok"]
+    assert held == [False] and audience.pending == [], "the piled-up answers were not written, or under the lock"
+    audience._write_lock.acquire()  # another task is writing
+    try:
+        assert send(phones["Uma"], {"answer": 7}, ms=400)["ok"] and send(phones["Vic"], {"answer": 8}, ms=400)["ok"]
+    finally:
+        audience._write_lock.release()
+    assert held == [False] and len(audience.pending) == 2  # left to that task, or the ticker
