@@ -246,7 +246,7 @@ class Relay:
         shared = message["shared"]
         for sid, own in message["own"].items():
             if sid in self.local:
-                self.rt.socketio.emit("state", Spliced(json.loads(own), shared), to=sid, namespace="/play",
+                self.rt.socketio.emit("state", Spliced.relayed(shared, own), to=sid, namespace="/play",
                                       ignore_queue=True)
             self.rt.service.yield_now()
 

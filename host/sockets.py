@@ -43,20 +43,55 @@ OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
 
 class Spliced(dict):
     """A spectator's state (a plain dict to everyone reading it) whose public part was encoded once for every
-    spectator of the room: on the wire it is that JSON with the spectator's own keys appended."""
+    spectator of the room: on the wire it is that JSON with the spectator's own keys appended. Its ``audience`` is
+    the room's public audience part with the spectator's ``you`` added last: given ``audience_json`` (that public
+    part's JSON, encoded once too), only ``you`` is encoded here. The own part is encoded once (a state is not
+    changed once made)."""
 
-    def __init__(self, state: dict[str, Any], shared_json: str):
+    def __init__(self, state: dict[str, Any], shared_json: str, audience_json: str | None = None):
         super().__init__(state)
         self.shared_json = shared_json
+        self.audience_json = audience_json
+        self._own: str | None = None
+
+    @classmethod
+    def relayed(cls, shared_json: str, own_json: str) -> Spliced:
+        """A state that another worker encoded (host/relay.py): sent on as it came, its two parts already JSON;
+        nothing on the relaying worker reads it as a dict, which stays empty."""
+        state = cls({}, shared_json)
+        state._own = own_json
+        return state
 
     def own_json(self) -> str:
         """The JSON text of the spectator's own keys."""
-        return json.dumps({k: self[k] for k in OWN_KEYS if k in self}, separators=(",", ":"))
+        if self._own is None:
+            parts = []
+            for key in OWN_KEYS:
+                if key not in self:
+                    continue
+                value = self[key]
+                if key == "audience" and self.audience_json is not None and self.audience_json != "{}" \
+                        and isinstance(value, dict) and next(reversed(value), None) == "you":
+                    text = self.audience_json[:-1] + ',"you":' + json.dumps(value["you"], separators=(",", ":")) + "}"
+                else:
+                    text = json.dumps(value, separators=(",", ":"))
+                parts.append(f'"{key}":{text}')
+            self._own = "{" + ",".join(parts) + "}"
+        return self._own
 
     def encoded(self) -> str:
         """The JSON text of the whole state."""
         own = self.own_json()
         return self.shared_json[:-1] + "," + own[1:] if len(own) > 2 else self.shared_json
+
+
+def audience_json(shared: dict[str, Any]) -> str | None:
+    """The JSON of a public view's audience part, which every spectator's state carries with its own ``you`` added
+    (``Spliced``); None if there is none."""
+    audience = shared.get("audience")
+    if not isinstance(audience, dict) or "you" in audience:
+        return None
+    return json.dumps(audience, separators=(",", ":"))
 
 
 class WireJson:
@@ -107,7 +142,9 @@ def spectator_state(service: Any, room: Any, seat_id: int) -> Spliced:
         derived["json"] = parts
     head, tail = parts
     encoded = head if tail is None else f'{head}"now_ms":{shared["game"]["now_ms"]}{tail}'
-    return Spliced(service.spectator_view(room, seat_id, shared), encoded)
+    if "audience" not in derived:
+        derived["audience"] = audience_json(shared)
+    return Spliced(service.spectator_view(room, seat_id, shared), encoded, derived["audience"])
 
 
 def runtime() -> Any:
@@ -336,12 +373,12 @@ def install_broadcast(rt: Any) -> None:
             if seat is not None and seat.role == "spectator":  # the public view, built and encoded once
                 if "spectators" not in cache:
                     cache["spectators"] = shared = service.phone_public_view(room)
-                    encoded = shared_json(shared)
+                    encoded, audience = shared_json(shared), audience_json(shared)
                     seen = shared_json({**shared, "version": 0, "spectator_count": 0,
                                         "game": shared["game"] and {**shared["game"], "now_ms": 0}})
                     spectators_changed = shown.get(code) != seen
                     shown[code] = seen
-                state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded)
+                state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded, audience)
                 own = state.own_json()
                 own_now[sid] = own
                 if not spectators_changed and own_before.get(sid) == own:

@@ -395,3 +395,38 @@ def test_a_crowds_piled_up_answers_are_written_outside_the_rooms_lock(monkeypatc
     finally:
         audience._write_lock.release()
     assert held == [False] and len(audience.pending) == 2  # left to that task, or the ticker
+
+
+def test_on_the_wire_a_spectators_state_is_exactly_its_state_with_the_audience_part_encoded_once():
+    """host/sockets.py ``Spliced``: the public audience part is encoded once per broadcast and each spectator's
+    ``you`` spliced in; a state relayed by another worker is sent on as it came (``Spliced.relayed``)."""
+    import json
+
+    from host.sockets import Spliced, audience_json, shared_json, spectator_state
+
+    harness = Harness(TIMER_SCALE=0.5)
+    code, _tv, phones = campaign_room(harness, ("Sam", "Tea"))
+    service = harness.service
+    room = service.room(code)
+    question = open_question(harness, code, "numeric")
+    assert send(phones["Sam"], {"answer": 5}, ms=400)["ok"]
+
+    def check(seat: int) -> Spliced:
+        shared = service.phone_public_view(room)
+        encoded = audience_json(shared)
+        assert encoded is not None and '"you"' not in encoded
+        state = Spliced(service.spectator_view(room, seat, shared), shared_json(shared), encoded)
+        assert json.loads(state.encoded()) == json.loads(json.dumps(dict(state)))
+        assert state.own_json() == json.dumps({"me": state["me"], "audience": state["audience"]},
+                                              separators=(",", ":"))
+        again = spectator_state(service, room, seat)
+        assert json.loads(again.encoded()) == json.loads(json.dumps(dict(again)))
+        relayed = Spliced.relayed(state.shared_json, state.own_json())
+        assert relayed.encoded() == state.encoded()
+        return state
+
+    seats = {s.name: s.id for s in room.seats.values() if s.role == "spectator"}
+    assert check(seats["Sam"])["audience"]["you"]["yours"] is not None  # answered: its answer in its own part
+    assert check(seats["Tea"])["audience"]["you"]["yours"] is None
+    revealed(harness, code, question["key"])
+    assert check(seats["Sam"])["audience"]["you"]["result"] is not None  # scored: its result
