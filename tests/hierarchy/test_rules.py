@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import IllegalAction, InvalidAction
-from engine.hierarchy import rules
+from engine.core import IllegalAction, InvalidAction, Rng
+from engine.hierarchy import bots, rules, simulate
 from engine.hierarchy.game import HierarchyGame, replace
 from engine.hierarchy.rules import Reason, card_param, cards_param, why
 from tests.hierarchy.fixtures import GAME, can, give_back, line_ids, play, plays, pos, refusal, render, start
@@ -444,3 +444,21 @@ def test_engine_info():
     info = HierarchyGame.info
     assert (info.id, info.min_players, info.max_players, info.ready) == ("hierarchy", 2, 2, True)  # its screens are in
     assert info.default_settings() == {"bots": True, "bot_level": "strong", "turn_seconds": 60}
+
+
+def test_the_title_card_marks_who_started_and_never_turns():
+    # HIER-R9 HIER-A1: the title card shows the starting player's colour on every screen, all game long, whoever
+    # leads the line
+    for seed in range(6):
+        state, _ = simulate.new_game(seed)
+        first, rng = state.first, Rng(seed)
+        assert "impostor" in state.hands[first]
+        for _ in range(200):
+            for seat in (None, 0, 1):
+                view = GAME.view(state, seat)
+                assert view["first"] == first and view["players"][first]["colour"] == state.colours[first]
+            if state.winner is not None:
+                break
+            action = GAME.parse_action(GAME.action_to_json(bots.choose(state, "random", rng)))
+            state = GAME.apply(state, state.actor, action, 1000)
+        assert state.winner is not None and state.plays > 2
