@@ -57,14 +57,23 @@ def pack_zip() -> bytes:
     return out.getvalue()
 
 
+THINK_MS = {"Ana": 0, "Zahra": 900, "Bob": 0}  # from the moment the phone unlocks: Ana is the quickest, by far
+
+
 def answer(phone: Page, name: str, index: int) -> None:
-    """The phone answers question ``index`` through its real buttons, once they are unlocked."""
+    """The phone answers question ``index`` through its real buttons, once they are unlocked and the person has
+    thought for THINK_MS. Zahra used to answer as soon as the TV showed Ana's answer: her fair time (counted from
+    her own phone's unlock) came out only about 100 ms behind Ana's in some questions, less than a loaded machine's
+    pages vary in how long a click takes, and Zahra led the board in one run of the suite."""
     q = QUESTIONS[index]
     if q["type"] == "choice":
         choice = q["correct"] if name != "Bob" else (q["correct"] + 1) % len(q["options"])
+        phone.wait_for_selector(f"[data-choice='{choice}']:not([disabled])")
+        phone.wait_for_timeout(THINK_MS[name])
         phone.click(f"[data-choice='{choice}']:not([disabled])")
     else:
         phone.wait_for_selector("[data-key='ok']:not([disabled])")
+        phone.wait_for_timeout(THINK_MS[name])
         for digit in str(q["answer"] + NUMBERS[name]):
             phone.click(f"[data-key='{digit}']")
         phone.click("[data-key='ok']")
