@@ -17,9 +17,10 @@ the workers by the phone's own random ``PEER``. A worker that gets such a phone 
 - single messages to one relayed phone (kicked, a claim's answer) go through Flask-SocketIO's Redis message queue,
   which delivers to whichever worker holds the socket;
 - a worker that takes a room announces it on ``tr:owners``: the workers relaying that room's phones close their
-  sockets, which reconnect and say hello to the new owner. A relayed request the owner does not answer in
-  ``REPLY_TIMEOUT_S`` is answered ``room_moving`` (the page asks again); if no live worker holds the room any more
-  (its owner died), the phone's socket is closed too: at its next hello the relaying worker takes the room itself.
+  sockets, which reconnect and say hello to the new owner. A relayed hello the owner does not answer in
+  ``REPLY_TIMEOUT_S`` (an answer: ``ANSWER_TIMEOUT_S``) is answered ``room_moving`` (the page asks again); if no live
+  worker holds the room any more (its owner died), the phone's socket is closed too: at its next hello the relaying
+  worker takes the room itself.
 
 Everything here runs in Socket.IO background tasks (``start_background_task``); with eventlet the worker's standard
 sockets are cooperative (host/cli.py ``green_sockets``), so a blocking Redis read waits without holding the others up.
@@ -362,32 +363,21 @@ class Relay:
         for worker, answers in replies.items():
             self._publish(inbox_key(worker), {"op": "replies", "answers": answers})
 
-    def send_states(self, code: str, states: dict[str, Any], shared_json: str | None = None) -> None:
+    def send_states(self, code: str, states: dict[str, Any]) -> None:
         """Send states to relayed phones, one message per relaying worker: ``states`` maps sid -> a ``Spliced``
-        state (its shared part encoded once, ``shared_json``) or a plain state."""
-        from host.sockets import OWN_KEYS, Spliced
-        from host.sockets import shared_json as encode_shared
-
+        state, all of one public view (the message carries the shared part once: the last one's, whose clock is the
+        newest, and each phone's own part)."""
         room = self.rt.service.rooms.get(code)
         clock = None
         if room is not None:
             clock = [self.rt.service.game_now(room), room.phase == "playing" and not room.paused]
         batches: dict[str, dict[str, str]] = {}
-        shared = shared_json
+        shared = ""
         for sid, state in states.items():
             worker = self.remote.get(sid)
-            if worker is None:
-                continue
-            if isinstance(state, Spliced):
-                own = state.own_json()
+            if worker is not None:
+                batches.setdefault(worker, {})[sid] = state.own_json()
                 shared = state.shared_json
-            else:
-                shared = encode_shared(state)
-                own = json.dumps({k: state[k] for k in OWN_KEYS if k in state}, separators=(",", ":"))
-                self._publish(inbox_key(worker), {"op": "states", "code": code, "shared": shared, "own": {sid: own},
-                                                  "clock": clock})
-                continue
-            batches.setdefault(worker, {})[sid] = own
         for worker, own in batches.items():
             self._publish(inbox_key(worker), {"op": "states", "code": code, "shared": shared, "own": own,
                                               "clock": clock})

@@ -11,7 +11,7 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
@@ -888,11 +888,11 @@ class Room:
                 "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
                 "values": self.game_settings(info.id),
             })
-        shown = self.players()
-        if spectators:
-            watching = (s for s in self.seats.values() if s.role == "spectator" and not s.kicked)
-            shown = sorted(shown + list(islice(watching, TV_SPECTATORS)), key=lambda s: s.id)
-        seats = [{**s.public(), "connected": s.id in connected} for s in shown]
+        watching = (s for s in self.seats.values() if s.role == "spectator" and not s.kicked) if spectators else ()
+
+        def listed(seats: Iterable[Seat]) -> list[dict[str, Any]]:
+            return [{**s.public(), "connected": s.id in connected} for s in seats]
+
         return {
             "code": self.code,
             "version": self.version,
@@ -900,8 +900,8 @@ class Room:
             "locked": self.locked,
             "phase": self.phase,
             "paused": self.paused,
-            "players": [s for s in seats if s["role"] == "player"],
-            "spectators": [s for s in seats if s["role"] == "spectator"],
+            "players": listed(self.players()),
+            "spectators": listed(islice(watching, TV_SPECTATORS)),
             "spectator_count": self.spectator_count(),
             "max_players": MAX_PLAYERS,
             "seat_grace_s": self.seat_grace_s,

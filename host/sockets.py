@@ -124,27 +124,31 @@ def shared_json(state: dict[str, Any]) -> str:
 NOW_MARK = -7_270_000_000_000_001  # stands for the clock in a kept encoding of a public view (spectator_state)
 
 
-def spectator_state(service: Any, room: Any, seat_id: int) -> Spliced:
-    """One spectator's state for its own socket (its answer's "Sent"): the public part encoded once per kept public
-    view (host/service.py ``phone_public_view``), the clock of now spliced into it. Each of 2,500 answers in a second
-    encoded the whole public view again (the 5,000-phone benchmark's room worker)."""
+def public_parts(service: Any, room: Any) -> tuple[dict[str, Any], str, str | None]:
+    """The public view as phones get it (host/service.py ``phone_public_view``, kept at most 250 ms per room
+    version), its JSON with the clock of now, and its audience part's JSON (``audience_json``): both encoded once per
+    kept view, the clock spliced in. Each of 2,500 answers in a second encoded the whole public view again (the
+    5,000-phone benchmark's room worker)."""
     shared = service.phone_public_view(room)
     derived = service.public_views[room.code][3]
-    parts = derived.get("json")
-    if parts is None:
+    if "json" not in derived:
         game = shared.get("game")
         if game is None:
-            parts = (shared_json(shared), None)
+            derived["json"] = (shared_json(shared), None)
         else:  # a quoted key cannot occur inside a JSON string (its quotes are escaped there): one match, the clock's
             head, _, tail = shared_json({**shared, "game": {**game, "now_ms": NOW_MARK}}).partition(
                 f'"now_ms":{NOW_MARK}')
-            parts = (head, tail)
-        derived["json"] = parts
-    head, tail = parts
-    encoded = head if tail is None else f'{head}"now_ms":{shared["game"]["now_ms"]}{tail}'
-    if "audience" not in derived:
+            derived["json"] = (head, tail)
         derived["audience"] = audience_json(shared)
-    return Spliced(service.spectator_view(room, seat_id, shared), encoded, derived["audience"])
+    head, tail = derived["json"]
+    encoded = head if tail is None else f'{head}"now_ms":{shared["game"]["now_ms"]}{tail}'
+    return shared, encoded, derived["audience"]
+
+
+def spectator_state(service: Any, room: Any, seat_id: int) -> Spliced:
+    """One spectator's state for its own socket (its answer's "Sent"), its public part as ``public_parts`` gives it."""
+    shared, encoded, audience = public_parts(service, room)
+    return Spliced(service.spectator_view(room, seat_id, shared), encoded, audience)
 
 
 def runtime() -> Any:
@@ -372,8 +376,8 @@ def install_broadcast(rt: Any) -> None:
             seat = room.seats.get(seat_id) if seat_id is not None else None
             if seat is not None and seat.role == "spectator":  # the public view, built and encoded once
                 if "spectators" not in cache:
-                    cache["spectators"] = shared = service.phone_public_view(room)
-                    encoded, audience = shared_json(shared), audience_json(shared)
+                    shared, encoded, audience = public_parts(service, room)
+                    cache["spectators"] = shared
                     seen = shared_json({**shared, "version": 0, "spectator_count": 0,
                                         "game": shared["game"] and {**shared["game"], "now_ms": 0}})
                     spectators_changed = shown.get(code) != seen
@@ -424,9 +428,9 @@ def install_broadcast(rt: Any) -> None:
 
     def player(sid: str) -> bool:
         """Whether a socket is a phone of this worker seated as a player (not a TV, not a spectator)."""
-        found = service.sids.get(sid)
-        room = service.rooms.get(found[0]) if found is not None and found[1] is not None else None
-        seat = room.seats.get(found[1]) if room is not None else None  # type: ignore[index]
+        code, seat_id = service.sids.get(sid, (None, None))
+        room = service.rooms.get(code) if seat_id is not None else None
+        seat = room.seats.get(seat_id) if room is not None else None
         return seat is not None and seat.role != "spectator" and local(sid)
 
     passes = [0]

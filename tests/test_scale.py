@@ -214,3 +214,34 @@ def test_a_burst_of_relayed_requests_waits_for_a_redis_connection_instead_of_fai
     assert relay.redis.xlen(stream_key("WAIT")) == 1
     for connection in held:
         pool.release(connection)
+
+
+def test_a_relayed_answer_waits_for_a_busy_owner_longer_than_a_hello(redis_server: RedisServer):
+    """host/relay.py: the owner of a crowd's room may take more than REPLY_TIMEOUT_S to get to an answer, and still
+    takes and scores it: the phone waits for that reply (ANSWER_TIMEOUT_S) instead of being told room_moving (its
+    pad came back for an answer that counted, 858 times at 2,000 phones)."""
+    import threading
+    from types import SimpleNamespace
+
+    from host.relay import ANSWER_TIMEOUT_S, REPLY_TIMEOUT_S, Relay, stream_key
+
+    assert ANSWER_TIMEOUT_S > REPLY_TIMEOUT_S + 1
+    runtime = SimpleNamespace(socketio=SimpleNamespace(server=SimpleNamespace(eio=SimpleNamespace(
+        create_event=threading.Event)), start_background_task=lambda *args: None),
+        service=SimpleNamespace(store=SimpleNamespace(leases=None)))
+    relay = Relay(runtime, redis_server.url, "w8")
+    relay.local["phone"] = ("SLOW", 7)
+
+    def busy_owner() -> None:  # replies once a hello would have given up
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not relay.redis.xlen(stream_key("SLOW")):
+            time.sleep(0.05)
+        (_, fields), = relay.redis.xrange(stream_key("SLOW"))
+        ident = json.loads(fields[b"m"])["reply"]
+        time.sleep(REPLY_TIMEOUT_S + 1)
+        relay._on_message({"op": "replies", "answers": {ident: {"ok": True, "ms": 420}}})
+
+    owner = threading.Thread(target=busy_owner)
+    owner.start()
+    assert relay.answer("phone", {"action": {"answer": 5}}) == {"ok": True, "ms": 420}
+    owner.join(10)
