@@ -196,12 +196,14 @@ def _json(text: str) -> Any:
     return data
 
 
-def _yaml_loader() -> Any:
-    """The YAML loader for packs: safe (plain data only), libyaml's when installed; integers too long to convert
-    stay text. Anchors, aliases and deep nesting are refused by ``_yaml`` before it loads."""
+def _yaml_loader(fast: bool = True) -> Any:
+    """The YAML loader for packs: safe (plain data only), libyaml's when installed and ``fast``; integers too long to
+    convert stay text. Anchors, aliases and deep nesting are refused by ``_yaml`` before it loads."""
     import yaml
 
-    class PackLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader) if fast else yaml.SafeLoader
+
+    class PackLoader(base):  # type: ignore[misc,valid-type]  # a base chosen at run time
         def construct_yaml_int(self, node: Any) -> Any:
             value = self.construct_scalar(node)
             return value if len(value) > MAX_DIGITS + 2 else super().construct_yaml_int(node)
@@ -210,28 +212,44 @@ def _yaml_loader() -> Any:
     return PackLoader
 
 
-def _yaml(text: str) -> Any:
+def _check_yaml_events(text: str, loader: Any) -> None:
+    """One linear pass over the parser's events, before anything is built: PackError for an anchor, an alias or
+    nesting deeper than MAX_DEPTH; a YAMLError for text that is not YAML."""
     import yaml
 
-    loader = _yaml_loader()
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        line = f"line {event.start_mark.line + 1}"
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise PackError([Problem(line, "", "YAML anchors and aliases are not supported", code="yaml_alias")])
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _too_deep(line)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def _yaml(text: str) -> Any:
+    """A YAML pack's data. The report of a file that does not load is the project's own, whatever libyaml says: its
+    scanner reads ahead and refuses some files with messages of its own (PyYAML 6.0.4's libyaml refuses 1,000 nested
+    brackets as "exceeded maximum nesting depth" before a single event reaches the depth check), so a file libyaml
+    refuses is read again, once, by PyYAML's pure-Python parser, whose events and messages the project controls."""
+    import yaml
+
     try:
-        depth = 0
-        for event in yaml.parse(text, Loader=loader):  # one linear pass over the events, before anything is built
-            line = f"line {event.start_mark.line + 1}"
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-                raise PackError([Problem(line, "", "YAML anchors and aliases are not supported", code="yaml_alias")])
-            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise _too_deep(line)
-            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-                depth -= 1
-        return yaml.load(text, Loader=loader)  # a safe loader: plain data only
+        _check_yaml_events(text, _yaml_loader())
+        return yaml.load(text, Loader=_yaml_loader())  # a safe loader: plain data only
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "file"
-        problem = getattr(error, "problem", None) or str(error)
-        raise PackError([Problem(where, "", f"not valid YAML: {clipped(problem)}", code="invalid_yaml")]) from None
+        first = error
+    try:  # only for a file that failed: the pure parser is slower, and an upload's size is bounded
+        _check_yaml_events(text, _yaml_loader(fast=False))
+    except yaml.YAMLError as error:
+        first = error
+    mark = getattr(first, "problem_mark", None)
+    where = f"line {mark.line + 1}" if mark is not None else "file"
+    problem = getattr(first, "problem", None) or str(first)
+    raise PackError([Problem(where, "", f"not valid YAML: {clipped(problem)}", code="invalid_yaml")]) from None
 
 
 @dataclass

@@ -219,3 +219,29 @@ def test_anything_a_reader_did_not_foresee_is_still_a_report(monkeypatch: pytest
         read_pack(b"type,prompt,answer\nnumeric,Q,1\n", "a.csv")
     assert str(error.value).startswith("1 problem: file: error: could not read the file: KeyError")
     assert len(str(error.value)) < 200
+
+
+def test_a_yaml_report_is_the_projects_own_whatever_libyaml_says(monkeypatch: pytest.MonkeyPatch):
+    """PyYAML 6.0.4's libyaml refused 100,000 nested brackets with "exceeded maximum nesting depth" before the
+    project's depth check saw an event, so the report depended on the library's release. Here every libyaml pass
+    fails with a message of its own: the report must still be the project's (depth, aliases, or the pure parser's)."""
+    import yaml
+
+    import questions.formats
+
+    class Refusing(yaml.SafeLoader):
+        def __init__(self, stream: str):
+            raise yaml.scanner.ScannerError("while scanning", None, "some libyaml release's own words", None)
+
+    real = questions.formats._yaml_loader
+    monkeypatch.setattr(questions.formats, "_yaml_loader", lambda fast=True: Refusing if fast else real(False))
+    for text, message in [("[" * 100_000, f"nested more than {MAX_DEPTH} levels deep"),
+                          ("a: &x 1\nb: *x\n", "anchors and aliases"),
+                          ("a: [1, 2\n", "not valid YAML: expected ',' or ']'")]:
+        with pytest.raises(PackError) as error:
+            read_pack(text.encode(), "p.yaml")
+        assert message in str(error.value), str(error.value)
+        assert "libyaml release" not in str(error.value)
+    ok = b"format: throneroom-pack/1\nname: N\nlanguage: en\nquestions:\n  - {type: numeric, prompt: P, answer: 3}\n"
+    monkeypatch.setattr(questions.formats, "_yaml_loader", real)
+    assert read_pack(ok, "p.yaml").questions[0].answer == 3
