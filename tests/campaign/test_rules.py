@@ -319,7 +319,7 @@ def test_a_demolished_castle_falls_in_one_duel_for_1000():
 
 
 def test_worked_swings_600_800_2000():
-    # CAMP-R18 CAMP-R19 CAMP-R22 (the seed's notes N1 and N2)
+    # CAMP-R18 CAMP-R19 CAMP-R22 CAMP-N1 CAMP-N2 (the seed's notes N1 and N2)
     state = battle("A a b / b B c / c a C")
     gap = state.score[0] - state.score[1]
     taken = win_duel(duel(state, 3))
