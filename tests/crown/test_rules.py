@@ -29,6 +29,7 @@ from tests.crown.fixtures import (
 def test_info_settings_and_setup_initial_council():
     # CROWN-R1 (five houses), CROWN-R13 (50 prestige), CROWN-A1 (initial council), CROWN-A34 (crowns announced),
     # CROWN-D1 (day_minutes), CROWN-D6 (last_day)
+    # CROWN-M1: the initial state (50 prestige, 0 crowns, no ruler before the initial council)
     info = CrownGame.info
     assert (info.id, info.min_players, info.max_players, info.teams) == ("crown", 1, 12, True)
     specs = {s.key: s for s in info.settings}
@@ -136,6 +137,7 @@ def test_m4_row8_two_mixed_attackers_general_case():
 
 def test_m4_row9_three_attackers_depose_and_skip_judgment():
     # CROWN-R37, CROWN-A25, CROWN-A28: deposition detected at PRE, no council of judgment, straight to transfer;
+    # CROWN-M2: step 3 leads to step 5, skipping step 4
     # no R20 bonus on deposition by war (CROWN-A20)
     state = day("R L L E E", enemy_days=[0, 0, 0, 3, 3])
     for a in (1, 3, 4):
@@ -174,6 +176,7 @@ def test_m4_row11c_ruler_with_two_loyal_on_enemy():
 
 def test_attack_statuses_judged_at_declaration():
     # CROWN-A24: an attack scores with the statuses at declaration, even if they change later that day
+    # CROWN-A40: actions handled in order of receipt; the status change is immediate, the prestige waits for PRE
     state = act(day("R L L E E"), 1, "attack", target=2)  # loyal on loyal
     state = act(state, 2, "spy", target=0)  # 2 becomes an enemy afterwards (CROWN-R48)
     assert statuses(state) == "R L E E E"
@@ -378,6 +381,7 @@ def test_conspiracy_rejections():
 
 def test_hush_money_on_enemy_paid_creates_debt_and_treason():
     # CROWN-R62, R63, R65, CROWN-A22 (demander named), M5 T4, CROWN-R72 (automatic cancellation)
+    # CROWN-M6: a debt arises from hush money and mutual debts cancel after it is created
     state = act(day("R L L E E"), 1, "demand_hush", target=3)
     assert state.chron[3][-1]["params"] == {"demander": 1} and state.feed == ()
     paid = act(state, 3, "answer_hush", demander=1, pay=True)
@@ -428,6 +432,7 @@ def test_aid_is_public_and_mandatory():
 
 def test_daily_limits():
     # CROWN-A15: spy, alliance, conspiracy and hush money once a day each; feast once (CROWN-R41)
+    # CROWN-M3: the limit column of the action catalogue
     state = act(day("R L L E E"), 1, "spy", target=2)
     for kind, fields in (("spy", {"target": 3}),):
         with pytest.raises(IllegalAction):
@@ -532,6 +537,7 @@ def test_condemning_a_loyal_house_pays_enemies():
 
 def test_condemning_the_ruler_removes_it_with_enemy_day_bonus():
     # CROWN-R20, CROWN-A20 (enemyDays +1 at each council of judgment), CROWN-R24, CROWN-A9 (4b before transfer)
+    # CROWN-M2: steps 4, 4b and 5 in order
     judged = close(day("R L L E E", enemy_days=[0, 0, 0, 2, 0]))
     assert [h["enemy_days"] for h in judged.houses] == [0, 0, 0, 3, 1]
     state = act(votes(judged, {1: 0, 3: 0, 4: 0}), 0, "pass")
@@ -614,6 +620,7 @@ def test_transfer_council_tie_revote_and_prestige():
 
 def test_new_ruler_resets_statuses_pacts_enemy_days_keeps_debts():
     # CROWN-A3, M5 T8, CROWN-A38 (debts survive), CROWN-R7
+    # CROWN-M5 (T8), CROWN-M6 (debts survive a change of ruler)
     state = day("R L L E E", pacts=[(3, 4)], debts={(4, 3): 1}, enemy_days=[0, 0, 0, 2, 2])
     state = act(votes(close(state), {1: 0, 3: 0, 4: 0}), 0, "pass")
     state = votes(state, {1: 3, 2: 3, 3: 1, 4: None})
@@ -639,6 +646,7 @@ def test_loyal_crowns_from_the_second_loyal_day():
 
 def test_ruler_wins_at_the_start_of_its_fourth_day():
     # CROWN-R73, CROWN-R76, CROWN-A7, M7: 1 + 2 + 4 + 6 = 13
+    # CROWN-M7: the reign-day table and the win at the start of the fourth day
     state = votes(start(), {0: 2, 1: 2, 3: 2, 4: 2, 2: 0})
     for _ in range(3):
         assert state.phase == DAY
@@ -652,6 +660,7 @@ def test_ruler_wins_at_the_start_of_its_fourth_day():
 
 def test_banked_crowns_win_on_installation():
     # CROWN-A7, M7: a house holding 10 crowns wins as soon as it is installed; CROWN-R76: not before
+    # CROWN-M7: banked loyal crowns win at installation
     state = day("R L L E E", crowns=[3, 12, 0, 0, 0])
     assert state.phase == DAY  # 12 crowns but not ruler: no win
     state = act(votes(close(state), {1: 0, 3: 0, 4: 0}), 0, "pass")

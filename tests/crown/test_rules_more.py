@@ -35,6 +35,7 @@ def test_deposed_ruler_is_replaced_through_the_council():
 
 def test_no_free_switch_to_enemy():
     # CROWN-R6 with CROWN-A2: no action declares a house an enemy (or loyal); only the M5 triggers change status
+    # CROWN-M5: a status changes only through the listed triggers
     for payload in ({"kind": "declare_enemy"}, {"kind": "become_enemy"}, {"kind": "enemy"},
                     {"kind": "status", "status": "enemy"}, {"kind": "done", "status": "enemy"}):
         with pytest.raises(InvalidAction):
@@ -81,6 +82,7 @@ def _refused_day_actions(state, house: int, debtor: int) -> None:
 
 def test_judgment_council_allows_only_debt_repayment():
     # CROWN-R23 (CROWN-A33: the veto and the R61 reactions are part of the council procedure)
+    # CROWN-M3: the "when" column of the action catalogue during the councils
     judged = close(day("R L L E E", prestige=[60, 50, 50, 50, 50], debts={(3, 1): 2}))
     assert judged.phase == JUDGMENT
     _refused_day_actions(judged, 1, 3)
@@ -137,6 +139,7 @@ def test_banquet_before_or_after_the_council():
 
 def test_spy_on_the_first_ranked_gets_ten_back():
     # CROWN-R49, CROWN-A11 (rank after the PRE deltas; ties share first), CROWN-A14 (literal +10)
+    # CROWN-A40: at PRE the ranks come after the summed changes and before the refunds and disclosures
     state = act(day("R L L E E", prestige=[60, 50, 58, 40, 30]), 1, "spy", target=2)  # 2 is first only after PRE
     after = close(state)
     assert prestige(after)[1] == 55
@@ -187,6 +190,7 @@ def test_paying_hush_money_creates_a_debt_and_the_demander_turns_enemy():
 
 def test_only_a_creditor_may_call_in_a_debt():
     # CROWN-R67: a house owed a debt may use option (a), (b) or (c); the debtor and third houses may not
+    # CROWN-M6: only the creditor calls a debt in, and each use settles one debt
     state = day("R L L E E", debts={(1, 3): 1})
     creditor = {a[0] for a in GAME.legal_actions(state, 3)} & {"debt_attack", "debt_take", "debt_vote"}
     assert creditor == {"debt_attack", "debt_take"}

@@ -235,6 +235,7 @@ def test_secret_actions_change_no_other_audience():
 
 def test_views_ignore_hidden_values():
     # CROWN-R14: changing every house's current prestige and the other houses' statuses changes no other view
+    # CROWN-A8: other houses' statuses are hidden from every house and from the TV
     game = CrownGame()
     state = act(act(day("R L L E E"), 1, "spy", target=3), 2, "feast", option="a", when="pre")
     judged = game.on_timeout(state, state.deadline_ms)
