@@ -61,7 +61,7 @@ def bounded(cast: type, low: float, high: float, what: str) -> Any:
     return parse
 
 
-port_number = bounded(int, 1, 65535, "port")
+port_number = bounded(int, 0, 65535, "port")  # 0: any free port, printed and written to --port-file
 timer_scale = bounded(float, 0.01, 10, "timer scale")
 count = bounded(int, 1, 100_000, "the number of games")
 
@@ -89,7 +89,7 @@ def pack_key(text: str) -> str:
 
 
 def public_url(text: str) -> str:
-    """An argparse type: an http(s) base URL without a path."""
+    """An argparse type: an http(s) base URL without a path (its port 0: the port listened on, see ``--port 0``)."""
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise argparse.ArgumentTypeError(f"public URL must look like http://host:port, not {text!r}")
@@ -111,6 +111,8 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
                        "(room codes excepted): for tests and demos")
     parser.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--quiet", action="store_true", help="do not print the QR code")
+    parser.add_argument("--port-file", metavar="FILE", type=Path,
+                        help="once listening, write the port to FILE (with --port 0: for scripts and tests)")
     limits = parser.add_argument_group("limits (docs/security.md)")
     limits.add_argument("--room-rate", type=rate, metavar="RATE", help="rooms one address may create "
                         "(default 5/minute;30/hour; 'off': no limit)")
@@ -156,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="start the server")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: all)")
-    serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000; 0: any free port, printed "
+                       "once listening)")
     serve.add_argument("--db", metavar="PATH", help=f"SQLite file (default {data_dir() / 'throneroom.db'})")
     serve.add_argument("--database-url", metavar="URL", help="any SQLAlchemy database URL (instead of --db)")
     server_options(serve)
@@ -166,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="one of several server processes behind HAProxy (docs/scaling.md)")
     worker.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: HAProxy on "
                         "this machine; 0.0.0.0 when HAProxy runs on another)")
-    worker.add_argument("--port", type=port_number, required=True, help="port of this worker")
+    worker.add_argument("--port", type=port_number, required=True, help="port of this worker (0: any free port)")
     worker.add_argument("--database-url", metavar="URL", required=True,
                         help="the database all workers share, e.g. postgresql+psycopg://user@host/throneroom")
     worker.add_argument("--message-queue", metavar="URL", required=True, type=redis_url,
@@ -497,6 +500,29 @@ def open_files_limit() -> int:
     return soft
 
 
+def listening_port(host: str, port: int) -> int | None:
+    """The TCP port this process listens on at ``host`` (the one asked for, or the one the system gave for port 0),
+    or None while it does not listen yet."""
+    import psutil
+
+    wanted = {host, "0.0.0.0", "::"} if host in ("0.0.0.0", "::") else {host}
+    for connection in psutil.Process().net_connections(kind="tcp"):
+        if connection.status == psutil.CONN_LISTEN and connection.laddr and connection.laddr.ip in wanted \
+                and port in (0, connection.laddr.port):
+            return int(connection.laddr.port)
+    return None
+
+
+def write_port_file(path: Path, port: int) -> None:
+    """Write the port to ``path`` whole (a reader polling for it never sees half of it)."""
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        temporary.write_text(f"{port}\n")
+        temporary.replace(path)
+    except OSError as error:
+        print(f"throneroom: cannot write the port to {path}: {error.strerror}", file=sys.stderr)
+
+
 class StopRequest:
     """A signal handler that only records the request (the first signal's number) and returns: it runs between two
     bytecodes of whatever code is running, so it must neither raise nor take a lock."""
@@ -566,21 +592,6 @@ def serve(args: argparse.Namespace) -> int:
     if files < MAX_CONNECTIONS:
         print(f"throneroom: this process may open {files} files: at most some {files - 50} phones and screens can "
               "connect (raise the limit: ulimit -n, or LimitNOFILE= in a systemd unit)", file=sys.stderr)
-    print("Throneroom is running.")
-    print(f"  On the TV or laptop, open:  {public}/tv")
-    print(f"  Phones join at:             {public}   (or scan the QR code on the TV)")
-    print(f"  Database:                   {described}")
-    if not args.quiet:
-        qr = qrcode.QRCode(border=1)
-        qr.add_data(public + "/")
-        qr.print_ascii(tty=False, invert=True)
-    if args.demo:
-        from host.app import start_demo
-
-        code = start_demo(app, args.demo)
-        print(f"  Demo ({args.demo}, bots only):  {public}/tv/{code}")
-    sys.stdout.flush()
-    start_ticker(app)
     # A stop (a service manager's SIGTERM, Ctrl-C) is only recorded by the signal handler: raising there would raise
     # inside whatever code runs at that moment (under eventlet, any green thread: a disconnect handler, whose caller
     # logged the SystemExit and went on serving). The server runs in a background task; this one waits for the
@@ -601,6 +612,32 @@ def serve(args: argparse.Namespace) -> int:
             ended.append(None)
 
     runtime.socketio.start_background_task(run_server)
+    port = None
+    while stop.signum is None and not ended and port is None:  # "running" is said once it listens
+        port = listening_port(args.host, args.port)
+        if port is None:
+            runtime.socketio.sleep(STOP_POLL_S)
+    if port is not None:
+        if urlsplit(public).port == 0:  # --port 0: the address phones use has the port the server got
+            public = public.rsplit(":", 1)[0] + f":{port}"
+            runtime.public_url = public
+        if args.port_file is not None:
+            write_port_file(args.port_file, port)
+        print("Throneroom is running.")
+        print(f"  On the TV or laptop, open:  {public}/tv")
+        print(f"  Phones join at:             {public}   (or scan the QR code on the TV)")
+        print(f"  Database:                   {described}")
+        if not args.quiet:
+            qr = qrcode.QRCode(border=1)
+            qr.add_data(public + "/")
+            qr.print_ascii(tty=False, invert=True)
+        if args.demo:
+            from host.app import start_demo
+
+            code = start_demo(app, args.demo)
+            print(f"  Demo ({args.demo}, bots only):  {public}/tv/{code}")
+        sys.stdout.flush()
+        start_ticker(app)
     while stop.signum is None and not ended:
         runtime.socketio.sleep(STOP_POLL_S)
     failure = ended[0] if ended else None

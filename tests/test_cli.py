@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from host import cli
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize("args,message", [
-    (["serve", "--port", "0"], "between 1 and 65535"),
+    (["serve", "--port", "65536"], "between 0 and 65535"),
+    (["serve", "--port", "-1"], "between 0 and 65535"),
     (["serve", "--port", "http"], "whole number"),
     (["serve", "--timer-scale", "0"], "between 0.01 and 10"),
     (["serve", "--timer-scale", "fast"], "must be a number"),
@@ -49,33 +50,38 @@ def test_public_url_is_trimmed_and_lan_address_is_not_loopback():
     assert address is None or not address.startswith("127.")
 
 
-def test_serve_creates_the_default_database_and_prints_addresses_and_qr(tmp_path: Path):
-    port = free_port()
+@pytest.mark.live
+def test_serve_on_port_0_listens_on_a_free_port_and_prints_and_writes_it(tmp_path: Path):
+    """``--port 0`` (issue [15]): the system gives a free port, the server says it once it listens (the addresses,
+    the QR code, ``--port-file``), and a public URL with port 0 gets that port; the default database is created."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
-    public = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                "--public-url", public], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    port_file = tmp_path / "port"
+    process = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+                                "--public-url", "http://127.0.0.1:0", "--port-file", str(port_file)], cwd=ROOT,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(public + "/", timeout=1) as response:
-                    assert response.status == 200
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("server did not answer")
+        while not port_file.exists():
+            assert process.poll() is None and time.monotonic() < deadline, "the server never wrote its port"
+            time.sleep(0.05)
+        port = int(port_file.read_text())
+        public = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(public + "/", timeout=10) as response:  # listening once the file is there
+            assert response.status == 200
+        with urllib.request.urlopen(public + "/tv", timeout=10) as response:  # the TV's QR code names the port
+            assert response.status == 200
     finally:
         process.terminate()
         output = process.communicate(timeout=10)[0]
+    assert port > 0
     assert f"{public}/tv" in output and f"Phones join at:             {public}" in output
+    assert ":0/" not in output and not output.rstrip().endswith(":0")
     assert "█" in output or "▀" in output  # the QR code, drawn in the terminal
     assert "Eventlet is deprecated" not in output
     assert (tmp_path / "data" / "throneroom" / "throneroom.db").is_file()
 
 
+@pytest.mark.live
 def test_serve_reports_a_busy_port(tmp_path: Path):
     import socket
 
