@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,14 +16,60 @@ from typing import Any
 
 import psutil
 
+from bench.services import HAProxy, PostgresServer, RedisServer, front_socket
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def free_port() -> int:
-    """A free TCP port on the loopback interface."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+START_TRIES = 5  # a restart on its former port may find it taken for a moment: try again
+
+
+class ServerExited(RuntimeError):
+    """The server process ended before it listened; ``busy_port`` when its port was taken."""
+
+    def __init__(self, message: str, busy_port: bool):
+        super().__init__(message)
+        self.busy_port = busy_port
+
+
+def launch(command: list[str], log: Path, timeout: float = 60, env: dict[str, str] | None = None
+           ) -> tuple[subprocess.Popen[str], int]:
+    """Start ``python -m host.cli serve|worker ...`` (``command`` without ``--port-file``), its output appended to
+    ``log``, and wait until it listens: (process, port). The server writes the port it listens on to a file once
+    it does (``--port-file``), so ``--port 0`` takes any free port and no caller hands a closed port to a later bind
+    (issue [15]: a port picked, closed, then bound later was taken by something else in between)."""
+    port_file = log.with_name(log.name + ".port")
+    port_file.unlink(missing_ok=True)
+    out = open(log, "a")  # noqa: SIM115 - the server writes to it for its whole life
+    process = subprocess.Popen([*command, "--port-file", str(port_file)], cwd=ROOT, stdout=out,
+                               stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+    out.close()
+    deadline = time.monotonic() + timeout
+    while not port_file.exists():
+        if process.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise ServerExited(f"the server exited with {process.returncode}: {tail}", "cannot listen on" in tail)
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait(10)
+            raise RuntimeError(f"the server did not listen within {timeout:.0f} s: {log.read_text()[-3000:]}")
+        time.sleep(0.02)
+    return process, int(port_file.read_text())
+
+
+def launch_on(command: list[str], port: int, log: Path, timeout: float = 60,
+              env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
+    """``launch`` with ``--port port`` (0: any), trying again a few times when a given port is taken for a moment
+    (a restart on the port the pages know). ``command`` has ``{port}`` where the port goes (the public URL too)."""
+    for attempt in range(START_TRIES):
+        try:
+            return launch([part.replace("{port}", str(port)) for part in command], log, timeout, env)
+        except ServerExited as error:
+            if not (port and error.busy_port) or attempt == START_TRIES - 1:
+                raise
+            time.sleep(0.5)
+    raise AssertionError("unreachable")
 
 
 class Server:
@@ -32,8 +77,7 @@ class Server:
 
     def __init__(self, db: Path, timer_scale: float = 1.0, test_games: bool = False, seed: int | None = 1):
         self.db = db
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.port = 0  # any free port, known once started
         self.timer_scale = timer_scale
         self.test_games = test_games
         self.seed = seed
@@ -45,8 +89,8 @@ class Server:
 
     def command(self) -> list[str]:
         """The server's command line."""
-        args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale), "--quiet",
+        args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+                "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale), "--quiet",
                 # every simulated phone and room comes from this one address: the per-address limits would stop the
                 # load long before the server does (docs/security.md)
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
@@ -57,25 +101,16 @@ class Server:
             args += ["--seed", str(self.seed)]
         return args
 
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self, timeout: float = 120) -> None:
-        """Start the process and wait until it answers over HTTP."""
-        args = self.command()
-        out = open(self.log, "a")  # noqa: SIM115 - the server writes to it for its whole life
+        """Start the process and wait until it listens."""
         self.started_at = time.monotonic()
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.process, self.port = launch_on(self.command(), self.port, self.log, timeout)
         self.ps = psutil.Process(self.process.pid)
-        deadline = self.started_at + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=1):
-                    self.ready_after = time.monotonic() - self.started_at
-                    return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError(f"the server did not start in {timeout} s: {self.log.read_text()[-2000:]}")
+        self.ready_after = time.monotonic() - self.started_at
 
     def cpu_seconds(self) -> float:
         """User and system CPU the server process has used so far."""
@@ -107,24 +142,16 @@ class Server:
 
 # ----- several workers behind HAProxy, sharing PostgreSQL and Redis (issue [14]) -----
 
-def _services() -> Any:
-    """tests/services.py (real PostgreSQL, Redis and HAProxy on loopback): the bench runs from a checkout."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    import tests.services
 
-    return tests.services
-
-
-def haproxy_config(port: int, workers: list[tuple[str, int]]) -> str:
-    """deploy/haproxy.cfg as shipped, listening on ``127.0.0.1:port`` with these workers in both backends and room
+def haproxy_config(bind: str, workers: list[tuple[str, int]]) -> str:
+    """deploy/haproxy.cfg as shipped, listening on ``bind`` (``fd@N``: bench.services.HAProxy) with these workers in both backends and room
     for the bench's connections; the bench and tests/cluster.py both use it."""
     lines = []
     for line in (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
         if re.match(r"\s+server\s", line):
             continue  # the shipped example's workers
         if re.match(r"\s+bind\s", line):
-            line = f"    bind 127.0.0.1:{port}"
+            line = f"    bind {bind}"
         if re.match(r"\s+maxconn\s", line):
             line = "    maxconn 8000"
         lines.append(line)
@@ -157,7 +184,8 @@ class Cluster:
         self.count = count
         self.timer_scale = timer_scale
         self.seed = seed
-        self.port = free_port()
+        self.front = front_socket()  # HAProxy's port, held from the start: the workers' public URL names it
+        self.port = self.front.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers: dict[str, dict[str, Any]] = {}
         self.postgres: Any = None
@@ -179,18 +207,14 @@ class Cluster:
     def start(self, timeout: float = 120) -> None:
         """PostgreSQL, Redis, the workers (each until it answers /healthz), then HAProxy until it sends requests to
         every worker."""
-        services = _services()
         started = time.monotonic()
-        self.postgres = services.PostgresServer().start()
-        self.redis = services.RedisServer().start()
+        self.postgres = PostgresServer().start()
+        self.redis = RedisServer().start()
         self.database_url = self.postgres.new_database("bench")
         for i in range(1, self.count + 1):
-            name, port = f"w{i}", free_port()
+            name = f"w{i}"
             log = self.tmp / f"{name}.log"
-            out = open(log, "a")  # noqa: SIM115 - the worker writes to it for its whole life
-            process = subprocess.Popen(self.worker_command(name, port), cwd=ROOT, stdout=out,
-                                       stderr=subprocess.STDOUT, text=True,
-                                       env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            process, port = launch(self.worker_command(name, 0), log, timeout)
             self.workers[name] = {"port": port, "process": process, "ps": psutil.Process(process.pid), "log": log}
         deadline = started + timeout
         for name, worker in self.workers.items():
@@ -204,8 +228,8 @@ class Cluster:
                     if time.monotonic() > deadline:
                         raise RuntimeError(f"worker {name} did not start: {worker['log'].read_text()[-2000:]}")
                     time.sleep(0.1)
-        self.haproxy = services.HAProxy(haproxy_config(self.port, [(n, w["port"]) for n, w in self.workers.items()]),
-                                        listening=self.port).start()
+        workers = [(n, w["port"]) for n, w in self.workers.items()]
+        self.haproxy = HAProxy(lambda bind: haproxy_config(bind, workers), self.front).start()
         seen: set[str] = set()
         while seen != set(self.workers):
             if time.monotonic() > deadline:

@@ -1,4 +1,4 @@
-"""Real Redis, PostgreSQL and HAProxy servers for the tests (issue [14]), from Debian's packages.
+"""Real Redis, PostgreSQL and HAProxy servers for the tests and the benchmark (issue [14]), from Debian's packages.
 
 Each runs on 127.0.0.1, on a free port, in its own temporary directory, and is stopped (SIGTERM, then SIGKILL after a
 timeout; its whole process group) and its directory deleted by ``stop()``, at the end of a ``with`` block, or at
@@ -9,8 +9,8 @@ exit at the latest: no test leaves a server behind. A missing program is an erro
         url = pg.new_database("t1")      # postgresql+psycopg://postgres@127.0.0.1:P/t1
     with RedisServer() as redis:
         redis.url                        # redis://127.0.0.1:P/0
-    with HAProxy(config_text) as proxy:  # haproxy -db -f TMP/haproxy.cfg, checked first with haproxy -c
-        wait_listening(port)
+    with HAProxy(lambda bind: config_text(bind)) as proxy:  # haproxy -db -f TMP/haproxy.cfg, on a socket
+        proxy.front_port                 # listening before HAProxy starts (bind fd@N)
 """
 
 from __future__ import annotations
@@ -311,29 +311,45 @@ class PostgresServer(Service):
 
 
 class HAProxy(Service):
-    """``haproxy -db -f TMP/haproxy.cfg`` with the given configuration, checked first with ``haproxy -c``. The
-    configuration chooses its own ports (``free_port``); ``wait_listening`` waits for one."""
+    """``haproxy -db -f TMP/haproxy.cfg`` with the given configuration, checked first with ``haproxy -c``. Its front
+    is a socket already listening (``front_socket``: a port taken and held by the caller before anything else needs
+    its number), handed to HAProxy as ``bind fd@N``: ``config_for`` makes the configuration from that bind line, so no
+    port is picked, closed and bound again later (issue [15])."""
 
     name = "haproxy"
 
-    def __init__(self, config_text: str, listening: int | None = None) -> None:
+    def __init__(self, config_for: Any, front: socket.socket | None = None) -> None:
         self.program = _require("haproxy", "haproxy")
-        self.listening = listening
+        self.front = front if front is not None else front_socket()
         super().__init__()
         self.config = self.tmp / "haproxy.cfg"
-        self.config.write_text(config_text)
+        self.config.write_text(config_for(f"fd@{self.front.fileno()}"))
+
+    @property
+    def front_port(self) -> int:
+        return int(self.front.getsockname()[1])
 
     def prepare(self) -> None:
         done = subprocess.run([self.program, "-c", "-f", str(self.config)], capture_output=True, text=True,
-                              timeout=60, check=False)
+                              timeout=60, check=False, pass_fds=(self.front.fileno(),))
         if done.returncode != 0:
             raise RuntimeError(f"haproxy refuses its configuration:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
 
     def command(self) -> list[str]:
         return [self.program, "-db", "-f", str(self.config)]
 
+    def _spawn(self, argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        return super()._spawn(argv, pass_fds=(self.front.fileno(),), **kwargs)
+
     def ready(self) -> bool:
-        if self.listening is None:
+        with socket.create_connection(("127.0.0.1", self.front_port), timeout=1.0):
             return True
-        with socket.create_connection(("127.0.0.1", self.listening), timeout=1.0):
-            return True
+
+    def stop(self) -> None:
+        super().stop()
+        self.front.close()
+
+
+def front_socket() -> socket.socket:
+    """A socket listening on a free port of 127.0.0.1, for HAProxy to take over (``HAProxy(front=...)``)."""
+    return socket.create_server(("127.0.0.1", 0))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -15,9 +14,8 @@ from typing import Any, Self
 
 from sqlalchemy import create_engine, text
 
-from bench.server import haproxy_config
-from tests.conftest import free_port
-from tests.services import HAProxy
+from bench.server import haproxy_config, launch_on
+from bench.services import HAProxy, front_socket
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +38,7 @@ class Worker:
     def __init__(self, name: str, database_url: str, redis_url: str, public_url: str, log_dir: Path,
                  timer_scale: float = 1.0, seed: int | None = None):
         self.name = name
-        self.port = free_port()
+        self.port = 0  # any free port at the first start; a restart takes the same one (HAProxy's configuration names it)
         self.database_url = database_url
         self.redis_url = redis_url
         self.public_url = public_url
@@ -50,24 +48,22 @@ class Worker:
         self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
-        args = [sys.executable, "-m", "host.cli", "worker", "--port", str(self.port), "--worker-id", self.name,
+        args = [sys.executable, "-m", "host.cli", "worker", "--port", "{port}", "--worker-id", self.name,
                 "--database-url", self.database_url, "--message-queue", self.redis_url,
                 "--public-url", self.public_url, "--timer-scale", str(self.timer_scale), "--test-games", "--quiet",
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
                 *([] if self.seed is None else ["--seed", str(self.seed)])]
-        out = open(self.log, "a")  # noqa: SIM115 - the worker writes to it for its whole life
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"worker {self.name} exited: {self.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"worker {self.name} did not start: {self.log.read_text()[-3000:]}")
+        self.process, self.port = launch_on(args, self.port, self.log, timeout=30)
+        wait_for(self.healthy, f"worker {self.name} to answer /healthz")
+
+    def healthy(self) -> bool:
+        if not self.alive:
+            raise RuntimeError(f"worker {self.name} exited: {self.log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
+                return True
+        except OSError:
+            return False
 
     @property
     def alive(self) -> bool:
@@ -101,7 +97,8 @@ class Cluster:
 
     def __init__(self, database_url: str, redis_url: str, log_dir: Path, count: int = 2, timer_scale: float = 1.0,
                  seed: int | None = None):
-        self.port = free_port()
+        self.front = front_socket()  # HAProxy's port, held from the start: the workers' public URL names it
+        self.port = self.front.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.database_url = database_url
         self.workers = {f"w{i}": Worker(f"w{i}", database_url, redis_url, self.url, log_dir, timer_scale, seed)
@@ -112,8 +109,8 @@ class Cluster:
     def __enter__(self) -> Self:
         for worker in self.workers.values():
             worker.start()
-        self.haproxy = HAProxy(haproxy_config(self.port, [(w.name, w.port) for w in self.workers.values()]),
-                               listening=self.port)
+        workers = [(w.name, w.port) for w in self.workers.values()]
+        self.haproxy = HAProxy(lambda bind: haproxy_config(bind, workers), self.front)
         self.haproxy.start()
         self.wait_serving(set(self.workers))
         return self
@@ -123,6 +120,7 @@ class Cluster:
             worker.stop()
         if self.haproxy is not None:
             self.haproxy.stop()
+        self.front.close()
         self.engine.dispose()
 
     def worker_of(self, path: str) -> str:

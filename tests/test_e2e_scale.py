@@ -17,11 +17,10 @@ import pytest
 import socketio
 from playwright.sync_api import expect
 
+from bench.services import PostgresServer, RedisServer
 from tests.cluster import Cluster, wait_for
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot
-from tests.services import PostgresServer, RedisServer
 
-pytestmark = pytest.mark.e2e
 TAKEOVER_WAIT_MS = 30_000  # HAProxy's ~1 s plus the lease's 3 s, generously, on a loaded machine
 
 

@@ -12,12 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.hashring import Ring, Server
+from bench.services import PostgresServer, RedisServer
 from tests.cluster import Cluster, wait_for
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot
-from tests.services import PostgresServer, RedisServer
-
-pytestmark = pytest.mark.e2e
-
 
 
 def relayed(port: int) -> int:
@@ -27,6 +24,7 @@ def relayed(port: int) -> int:
     return int(lines["relayed"])
 
 
+@pytest.mark.live
 def test_a_spectator_page_spreads_to_another_worker_and_plays_along_relayed(
         browser: Any, postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path) -> None:
     with Cluster(postgres.new_database(), redis_server.url, tmp_path, count=2, timer_scale=0.5, seed=7) as cluster:

@@ -5,18 +5,14 @@ from __future__ import annotations
 
 import http.server
 import shutil
-import socket
-import subprocess
 import threading
-import time
 import urllib.request
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from bench.hashring import Ring, Server, full_hash, key_hash, puids, room_codes, sdbm, spread
-from bench.server import free_port
+from bench.services import HAProxy
 
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 
@@ -60,35 +56,21 @@ def backend(name: str, modifier: str, servers: list[Server], ports: dict[str, in
 def haproxy(tmp_path_factory: pytest.TempPathFactory):
     workers = {f"w{i}": tiny_server(f"w{i}") for i in range(1, 6)}
     ports = {name: server.server_address[1] for name, server in workers.items()}
-    front = free_port()
     config = "\n".join([
         "global", "    maxconn 256",
         "defaults", "    mode http", "    timeout connect 5s", "    timeout client 30s", "    timeout server 30s",
-        "frontend front", f"    bind 127.0.0.1:{front}", "    use_backend plain if { path_beg /plain }",
-        "    use_backend mixed if { path_beg /mixed }", "    default_backend default",
+        "frontend front", "    bind {bind}", "    use_backend plain if {{ path_beg /plain }}",
+        "    use_backend mixed if {{ path_beg /mixed }}", "    default_backend default",
         # a bare "hash-type consistent" is sdbm with avalanche
         backend("default", "", MIXED, ports), backend("plain", " sdbm", PLAIN, ports),
         backend("mixed", " sdbm avalanche", MIXED, ports), ""])
-    folder: Path = tmp_path_factory.mktemp("haproxy")
-    (folder / "haproxy.cfg").write_text(config)
-    log = open(folder / "haproxy.log", "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen([HAPROXY, "-db", "-f", str(folder / "haproxy.cfg")], stdout=log,
-                               stderr=subprocess.STDOUT)
+    proxy = HAProxy(lambda bind: config.format(bind=bind))  # its front held from the start (bench/services.py)
+    front = proxy.front_port
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, (folder / "haproxy.log").read_text()
-            try:
-                socket.create_connection(("127.0.0.1", front), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "haproxy did not listen in 30 s"
-                time.sleep(0.05)
+        proxy.start()
         yield f"http://127.0.0.1:{front}"
     finally:
-        process.terminate()
-        process.wait(10)
-        log.close()
+        proxy.stop()
         for server in workers.values():
             server.shutdown()
             server.server_close()

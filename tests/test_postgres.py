@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from bench.services import HAProxy, PostgresServer, RedisServer, wait_listening
 from engine.core import Timing
 from host.audience import Audience
 from host.room import RoomError
@@ -36,7 +37,6 @@ from questions.store import (
     save_pack,
     set_shared,
 )
-from tests.services import HAProxy, PostgresServer, RedisServer, free_port, wait_listening
 from tests.test_storage import example_pack
 
 EPOCH_MS = 1_767_225_600_000  # 2026-01-01: wall clocks are far beyond 2**31 ms
@@ -318,6 +318,7 @@ def test_the_audience_leaderboard_survives_on_postgres(stores: Callable[[], Stor
     assert second.audience.standings(code) == before
 
 
+@pytest.mark.slow
 def test_a_redis_server_answers_and_is_gone_once_stopped():
     server = RedisServer()
     with server:
@@ -333,6 +334,7 @@ def test_a_redis_server_answers_and_is_gone_once_stopped():
     assert process.poll() is not None and not tmp.exists()
 
 
+@pytest.mark.slow
 def test_haproxy_forwards_a_request_to_a_backend():
     class Hello(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -348,7 +350,6 @@ def test_haproxy_forwards_a_request_to_a_backend():
     backend = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hello)
     thread = threading.Thread(target=backend.serve_forever, daemon=True)
     thread.start()
-    front = free_port()
     config = f"""
 global
     maxconn 64
@@ -360,16 +361,16 @@ defaults
     timeout server 30s
 
 frontend web
-    bind 127.0.0.1:{front}
+    bind {{bind}}
     default_backend app
 
 backend app
     server one 127.0.0.1:{backend.server_address[1]}
 """
     try:
-        with HAProxy(config) as proxy:
-            wait_listening(front)
-            with urllib.request.urlopen(f"http://127.0.0.1:{front}/through?x=1", timeout=10) as answer:
+        with HAProxy(lambda bind: config.format(bind=bind)) as proxy:
+            wait_listening(proxy.front_port)
+            with urllib.request.urlopen(f"http://127.0.0.1:{proxy.front_port}/through?x=1", timeout=10) as answer:
                 assert answer.status == 200
                 assert answer.read() == b"hello from the backend, you asked /through?x=1"
             assert proxy.running

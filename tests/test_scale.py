@@ -17,8 +17,8 @@ import pytest
 import redis
 import socketio
 
+from bench.services import PostgresServer, RedisServer
 from tests.cluster import Cluster, wait_for
-from tests.services import PostgresServer, RedisServer
 
 
 @pytest.fixture
