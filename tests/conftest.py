@@ -1,14 +1,21 @@
-"""Shared fixtures: an app on an in-memory database with a fake clock, socket clients, a real server process."""
+"""Shared fixtures: an app on an in-memory database with a fake clock, socket clients, real server processes and one
+headless Chromium for the whole run.
+
+Marks come from fixtures (``pytest_collection_modifyitems``), so a test cannot forget them:
+- ``browser``: it drives Chromium (the ``browser`` fixture);
+- ``live``: it starts a real ``throneroom serve`` or worker (``server``, ``servers``, ``slow_server``, a cluster);
+- ``slow``: live or browser tests, and the ones that start PostgreSQL, Redis or HAProxy, or play thousands of games;
+- ``serial``: it measures timing on the real machine and must not share the CPU with other tests (.ci/run runs these
+  alone, after the others).
+``-m "not browser and not slow"`` is the quick suite: everything that runs in this process.
+"""
 
 from __future__ import annotations
 
-import os
+import contextlib
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,11 +23,55 @@ from typing import Any
 
 import pytest
 
+from bench.server import launch_on
 from host.app import create_app, runtime_of
 from host.service import FakeClock, RoomService
 from host.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
+
+MARKS = {
+    "browser": "drives the headless Chromium (tests/e2e.py)",
+    "live": "starts a real server process",
+    "slow": "a browser or live test, real PostgreSQL/Redis/HAProxy, or a long statistical run: not in the quick suite",
+    "serial": "measures timing on the real machine: run alone, after the parallel part (.ci/run)",
+}
+FIXTURE_MARKS = {  # fixture -> the marks a test using it gets
+    "browser": ("browser", "slow"),
+    "server": ("live", "slow"),
+    "servers": ("live", "slow"),
+    "slow_server": ("live", "slow"),
+    "cluster": ("live", "slow"),  # workers behind HAProxy (tests/cluster.py)
+    "postgres": ("slow",),
+    "redis_server": ("slow",),
+}
+IMPLIED = {"live": ("slow",), "browser": ("slow",), "serial": ("slow",)}  # a mark set by hand brings these too
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, description in MARKS.items():
+        config.addinivalue_line("markers", f"{name}: {description}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        wanted = {mark for fixture in getattr(item, "fixturenames", ()) for mark in FIXTURE_MARKS.get(fixture, ())}
+        wanted |= {implied for mark in list(wanted) + [m.name for m in item.iter_markers()]
+                   for implied in IMPLIED.get(mark, ())}
+        for mark in sorted(wanted - {m.name for m in item.iter_markers()}):
+            item.add_marker(getattr(pytest.mark, mark))
+
+
+_running_test: list[pytest.Item] = []  # the test now running, so that LiveServer can check that it is marked live
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    _running_test.append(item)
+    try:
+        return (yield)
+    finally:
+        _running_test.pop()
 
 
 class Harness:
@@ -84,46 +135,38 @@ def store() -> Store:
     return Store("sqlite://")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class LiveServer:
-    """``throneroom serve`` in its own process on loopback, which a test may kill and start again."""
+    """``throneroom serve`` in its own process on loopback, which a test may kill and start again. The first start
+    takes any free port (``--port 0``; the server writes the port it got); a restart takes the same port again, as
+    the pages of the test reconnect to the address they know."""
 
     def __init__(self, db: Path, timer_scale: float = 1.0, extra: list[str] | None = None, limits: bool = False):
         self.db = db
         self.limits = limits  # the per-address limits as shipped; otherwise off, as every phone of a test comes from
         # 127.0.0.1 (tests/test_limits.py tests them)
-        self.port = free_port()
+        self.port = 0
         self.timer_scale = timer_scale
         self.extra = extra or []
-        self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[str] | None = None
         self.log = db.with_suffix(".log")
 
+    @property
+    def url(self) -> str:
+        assert self.port, "the server has not started yet"
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self) -> None:
-        args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", str(self.db), "--public-url", self.url, "--timer-scale", str(self.timer_scale),
+        test = _running_test[-1] if _running_test else None
+        if test is not None and test.get_closest_marker("live") is None:
+            raise AssertionError(f"{test.nodeid} starts a server without the servers, server or slow_server fixture: "
+                                 "ask for one of them, so that it is marked live and its servers are stopped")
+        args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+                "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale),
                 "--test-games", "--quiet",
                 *([] if self.limits else ["--room-rate", "off", "--join-rate", "off", "--watch-rate", "off",
-                                     "--upload-rate", "off"]),
+                                          "--upload-rate", "off"]),
                 *self.extra]
-        out = open(self.log, "a")  # noqa: SIM115 - the server process writes to it for its whole life
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()}")
+        self.process, self.port = launch_on(args, self.port, self.log, timeout=30)
 
     def kill(self) -> None:
         """SIGKILL: no chance to clean up, as in a power cut."""
@@ -143,54 +186,137 @@ class LiveServer:
                 raise AssertionError(f"the server ignored SIGTERM for 10 s; its log:\n{self.log.read_text()[-3000:]}")
 
 
-@contextmanager
-def serving(db: Path, timer_scale: float = 1.0, seed: int | None = None) -> Iterator[LiveServer]:
-    """A real server for the length of a ``with`` block (a test's own fixture, or a test that restarts it)."""
-    live = LiveServer(db, timer_scale, [] if seed is None else ["--seed", str(seed)])
-    live.start()
-    try:
-        yield live
-    finally:
-        live.stop()
+class Servers:
+    """The ``servers`` fixture: real servers a test starts (and may kill and restart) itself; every one still running
+    is stopped when the test ends."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.started: list[LiveServer] = []
+
+    def new(self, name: str = "throneroom", timer_scale: float = 1.0, seed: int | None = None,
+            extra: list[str] | None = None, limits: bool = False) -> LiveServer:
+        """A server not started yet, its database ``<name>.db`` in the test's folder."""
+        live = LiveServer(self.folder / f"{name}.db", timer_scale,
+                          [*([] if seed is None else ["--seed", str(seed)]), *(extra or [])], limits)
+        self.started.append(live)
+        return live
+
+    def start(self, name: str = "throneroom", **options: Any) -> LiveServer:
+        """A started server (``new``'s options)."""
+        live = self.new(name, **options)
+        live.start()
+        return live
+
+    @contextmanager
+    def serving(self, name: str = "throneroom", **options: Any) -> Iterator[LiveServer]:
+        """A server for the length of a ``with`` block (stopped at its end, as a test that then reads the database
+        needs)."""
+        live = self.start(name, **options)
+        try:
+            yield live
+        finally:
+            live.stop()
+
+    def stop_all(self) -> None:
+        failures = []
+        for live in self.started:
+            try:
+                live.stop()
+            except AssertionError as error:
+                failures.append(str(error))
+        assert not failures, failures
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A fresh real server for one test."""
-    live = LiveServer(tmp_path / "throneroom.db")
-    live.start()
-    yield live
-    live.stop()
+def servers(tmp_path: Path) -> Iterator[Servers]:
+    """Real servers the test starts itself (see ``Servers``)."""
+    started = Servers(tmp_path)
+    yield started
+    started.stop_all()
 
 
-@pytest.fixture
-def slow_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
-    """A real server whose timers run ten times slower, so nothing moves by itself while a screen is judged
-    (tests/screens/); a test module's ``SERVER_SEED`` makes its deals reproducible."""
-    seed = getattr(request.module, "SERVER_SEED", None)
-    live = LiveServer(tmp_path / "screens.db", timer_scale=10, extra=[] if seed is None else ["--seed", str(seed)])
+def module_server(folder: Path, timer_scale: float = 1.0, seed: int | None = None) -> Iterator[LiveServer]:
+    live = LiveServer(folder / "throneroom.db", timer_scale, [] if seed is None else ["--seed", str(seed)])
     live.start()
     yield live
     live.stop()
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, one per test module."""
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One real server for a test module (a test that restarts a server starts its own with ``servers``); its
+    ``SERVER_SEED`` makes its draws reproducible."""
+    yield from module_server(tmp_path_factory.mktemp("server"), seed=getattr(request.module, "SERVER_SEED", None))
+
+
+@pytest.fixture(scope="module")
+def slow_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real server for a test module whose timers run ten times slower, so nothing moves by itself while a screen
+    is judged (tests/screens/); a test module's ``SERVER_SEED`` makes its deals reproducible."""
+    yield from module_server(tmp_path_factory.mktemp("screens"), 10, getattr(request.module, "SERVER_SEED", None))
+
+
+class TestBrowser:
+    """The session's Chromium as one test sees it: every context the test opens is closed when it ends (a page left
+    open on a stopped server kept Chromium busy reconnecting), and a JavaScript error on any page fails the test."""
+
+    __test__ = False  # not a test class
+
+    def __init__(self, chromium: Any):
+        self.chromium = chromium
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.chromium.new_context(**options)
+        self.contexts.append(context)
+        context.on("page", self._watch)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
+
+    def _watch(self, page: Any) -> None:
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+
+    def close(self) -> None:
+        for context in self.contexts:
+            with contextlib.suppress(Exception):  # closed already (by the test, or Chromium let it go)
+                context.close()
+        self.contexts.clear()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.chromium, name)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, one for the whole run (each xdist worker has its own)."""
     from playwright.sync_api import sync_playwright
 
     from tests.e2e import launch
 
     with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[TestBrowser]:
+    """The session's Chromium for one test: its pages are closed after it, and a JavaScript error on any of them
+    fails it."""
+    tracked = TestBrowser(chromium)
+    yield tracked
+    tracked.close()
+    assert not tracked.errors, f"JavaScript errors on the test's pages: {tracked.errors[:5]}"
 
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[Any]:
     """A real PostgreSQL on loopback for a test module (tests/services.py); ``.new_database()`` gives each test its own."""
-    from tests.services import PostgresServer
+    from bench.services import PostgresServer
 
     with PostgresServer() as server:
         yield server
@@ -199,7 +325,7 @@ def postgres() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def redis_server() -> Iterator[Any]:
     """A real Redis on loopback for a test module (tests/services.py)."""
-    from tests.services import RedisServer
+    from bench.services import RedisServer
 
     with RedisServer() as server:
         yield server

@@ -8,19 +8,15 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
 import socketio
 from sqlmodel import Session, create_engine, select
 
 from host.audience import AudienceAnswerRecord
-from tests.conftest import LiveServer
-
-pytestmark = pytest.mark.e2e
+from tests.conftest import Servers
 
 
-def test_an_answer_accepted_just_before_a_stop_is_kept(tmp_path: Path):
-    server = LiveServer(tmp_path / "stop.db", timer_scale=0.5)
-    server.start()
+def test_an_answer_accepted_just_before_a_stop_is_kept(tmp_path: Path, servers: Servers):
+    server = servers.start("stop", timer_scale=0.5)
     try:
         with urllib.request.urlopen(urllib.request.Request(server.url + "/api/rooms", method="POST")) as response:
             room = json.load(response)

@@ -13,8 +13,6 @@ from bench import scenarios
 from bench.cli import add_arguments, run
 from bench.report import percentile, summary, table
 
-pytestmark = pytest.mark.e2e
-
 
 def well_formed(figures: dict[str, float | None], n: int) -> None:
     assert figures["n"] == n
@@ -23,6 +21,7 @@ def well_formed(figures: dict[str, float | None], n: int) -> None:
     assert values == sorted(values), figures
 
 
+@pytest.mark.live
 def test_party_load_plays_and_counts_every_update():
     row = scenarios.party(rooms=2, workers=2, duration_s=3, timer_scale=0.3)
     assert row["rooms"] == 2 and row["clients"] == 8 and row["workers"] == 2
@@ -32,6 +31,7 @@ def test_party_load_plays_and_counts_every_update():
     assert row["server_cpu"] >= 0 and row["generator_cpu"] >= 0 and row["rss_mb"] > 10
 
 
+@pytest.mark.live
 def test_big_room_accepts_logs_and_reveals_to_every_audience_phone():
     row = scenarios.big(audience=6, workers=2, timeout_s=30)
     assert row["joined"] == 6 and row["accepted"] == 6 and row["stored"] == 6
@@ -41,6 +41,7 @@ def test_big_room_accepts_logs_and_reveals_to_every_audience_phone():
     assert row["lost"] == 0
 
 
+@pytest.mark.live
 def test_big_room_over_two_workers_relays_the_audience_not_on_the_rooms_worker():
     row = scenarios.big(audience=12, workers=2, timeout_s=30, server_workers=2)
     assert row["accepted"] == 12 and row["stored"] == 12 and row["lost"] == 0, row
@@ -52,12 +53,14 @@ def test_big_room_over_two_workers_relays_the_audience_not_on_the_rooms_worker()
     well_formed(row["scored"], 12)
 
 
+@pytest.mark.live
 def test_fairness_compares_both_orders():
     rows = scenarios.fairness_runs([(0, 20)], phones=3, rounds=2)
     assert len(rows) == 1 and rows[0]["jitter"] == "0-20 ms"
     assert rows[0]["pairs"] > 0 and 0 <= rows[0]["effective"] <= 100 and 0 <= rows[0]["receipt"] <= 100
 
 
+@pytest.mark.live
 def test_recovery_restores_every_room():
     row = scenarios.recovery(rooms=2, actions=40)
     assert row["rooms"] == 2 and row["events"] >= 80
@@ -103,6 +106,7 @@ def test_the_spread_scenario_prints_its_table(tmp_path: Path, capsys: pytest.Cap
     assert all(r["leave_others"] == 0 and r["join_others"] == 0 for r in rows)  # only the leaving worker's rooms
 
 
+@pytest.mark.live
 def test_the_party_scenario_runs_the_same_load_on_the_relay(tmp_path: Path, capsys: pytest.CaptureFixture):
     parser = argparse.ArgumentParser()
     add_arguments(parser)
@@ -117,6 +121,7 @@ def test_the_party_scenario_runs_the_same_load_on_the_relay(tmp_path: Path, caps
     assert floor["relay_cpu_ms_per_action"] > 0 and floor["cpu_ratio"] is not None
 
 
+@pytest.mark.live
 def test_the_party_runs_on_one_server_and_on_two_workers_behind_haproxy(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture):
     parser = argparse.ArgumentParser()
@@ -140,6 +145,7 @@ def test_the_party_runs_on_one_server_and_on_two_workers_behind_haproxy(tmp_path
     assert all(rows[1][k] is not None and rows[1][k] >= 0 for k in ("postgres_cpu", "redis_cpu", "haproxy_cpu"))
 
 
+@pytest.mark.live
 def test_the_failover_scenario_kills_the_busiest_worker_and_its_rooms_play_on(tmp_path: Path,
                                                                               capsys: pytest.CaptureFixture):
     parser = argparse.ArgumentParser()

@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import LiveServer, serving
+from tests.conftest import LiveServer, module_server
 from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
 
-pytestmark = pytest.mark.e2e
 TR_SENT = "Sent: 42"
 
 
-@pytest.fixture
-def audience_server(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path / "audience.db", timer_scale=0.5, seed=7) as live:
-        yield live
+@pytest.fixture(scope="module")
+def audience_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from module_server(tmp_path_factory.mktemp("audience"), timer_scale=0.5, seed=7)
 
 
 def test_a_spectator_plays_along_and_the_tv_shows_the_audience_top_five(browser: Any,

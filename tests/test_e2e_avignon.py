@@ -9,13 +9,10 @@ import re
 import time
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
 from tests.e2e import new_page, shot, start_with_phones
-
-pytestmark = pytest.mark.e2e
 
 ANIMATIONS = "el => el.getAnimations().map(a => a.animationName || a.constructor.name)"
 SCROLL_TO_REASON = "() => document.querySelector(\"[data-removed='push-3']\").scrollIntoView({block: 'center'})"

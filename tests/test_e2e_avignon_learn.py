@@ -10,13 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import LiveServer, serving
+from tests.conftest import LiveServer, Servers
 from tests.e2e import shot, start_with_phones
-
-pytestmark = pytest.mark.e2e
 
 CARDS = json.loads((Path(__file__).resolve().parent.parent / "engine" / "avignon" / "cards.json").read_text("utf-8"))["cards"]
 PREFERRED = ("petition", "pull", "banish", "push")
@@ -152,8 +149,8 @@ def act(phone: Any, preferred: tuple[str, ...]) -> str:
 
 
 def test_the_tv_move_log_after_a_petition_a_pull_a_banish_and_a_push_survives_a_restart(browser: Any,
-                                                                                        tmp_path: Path) -> None:
-    with serving(tmp_path / "log.db", seed=7) as live:
+                                                                                        servers: Servers) -> None:
+    with servers.serving("log", seed=7) as live:
         tv, phones = start_with_phones(browser, live.url, "avignon")
         expect(tv.locator("#a-log")).to_be_visible()
         # AVIG-R3, AVIG-R8: Rome starts with one action, a petition (AVIG-R12; one is always open at the start)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,17 @@ from playwright.sync_api import Page, expect
 
 from host.service import RoomService
 from host.store import Store, sqlite_url
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, Servers
 from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
 
-pytestmark = pytest.mark.e2e
 TIMERS = {"preview_seconds": 3, "numeric_seconds": 24, "choice_seconds": 24, "pick_seconds": 24,
           "target_seconds": 24, "reveal_seconds": 4}  # x 0.05: 150 ms to read, 1.2 s to answer or choose
 
 
 @pytest.fixture
-def fast_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "campaign.db", timer_scale=0.05, extra=["--seed", "42"])
-    live.start()
-    yield live
-    live.stop()
+def fast_server(servers: Servers) -> LiveServer:
+    """A server of its own for each test (the first one stops it to read its database)."""
+    return servers.start("campaign", timer_scale=0.05, seed=42)
 
 
 def play_turn(phone: Page, number: str) -> str | None:

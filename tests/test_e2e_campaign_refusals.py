@@ -7,25 +7,22 @@ import contextlib
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from host.i18n import catalog
-from tests.conftest import LiveServer, serving
+from tests.conftest import LiveServer, module_server
 from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
 
-pytestmark = pytest.mark.e2e
 TIMERS = {"preview_seconds": 0, "numeric_seconds": 8, "choice_seconds": 8, "pick_seconds": 60, "target_seconds": 60,
           "reveal_seconds": 1}
 
 
-@pytest.fixture
-def campaign_server(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path / "refusals.db", seed=11) as live:
-        yield live
+@pytest.fixture(scope="module")
+def campaign_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from module_server(tmp_path_factory.mktemp("refusals"), seed=11)
 
 
 def tampering_phone(browser: Any, tamper: dict[str, bool]) -> Page:

@@ -9,7 +9,6 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +16,8 @@ import socketio
 from playwright.sync_api import expect
 
 from tests.cluster import wait_for
-from tests.conftest import LiveServer, serving
+from tests.conftest import LiveServer, Servers, module_server
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot, type_join
-
-pytestmark = pytest.mark.e2e
 
 
 class HostEye:
@@ -51,10 +48,9 @@ def chip(tv: Any, name: str) -> Any:
     return tv.locator("#player-list li.player").filter(has=tv.locator("bdi.name", has_text=re.compile(f"^{name}$")))
 
 
-@pytest.fixture
-def night(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path / "night.db", seed=11) as live:
-        yield live
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from module_server(tmp_path_factory.mktemp("night"), seed=11)
 
 
 def campaign_lobby(browser: Any, url: str, names: tuple[str, ...], **timers: int) -> tuple[Any, str, dict[str, Any]]:
@@ -173,10 +169,10 @@ def remaining_ms(state: dict[str, Any]) -> int | None:
 
 
 def test_a_restart_keeps_the_running_timer_and_a_bot_plays_for_a_phone_that_is_gone(browser: Any,
-                                                                                     tmp_path: Path) -> None:
+                                                                                     servers: Servers) -> None:
     # [10] #3 and #4: after a restart the timer resumes with the time it had (within half a second), the TV and
     # phones freeze their countdowns while the server is down, and a player whose phone is gone is played by a bot.
-    with serving(tmp_path / "restart.db", timer_scale=0.3, seed=5) as live:
+    with servers.serving("restart", timer_scale=0.3, seed=5) as live:
         url = live.url  # x 0.3: 18 s to choose a territory or answer
         tv, code, phones = campaign_lobby(browser, url, ("Ana", "Bob"), pick_seconds=60, numeric_seconds=60,
                                           choice_seconds=60)
@@ -212,10 +208,10 @@ def test_a_restart_keeps_the_running_timer_and_a_bot_plays_for_a_phone_that_is_g
         eye.close()
 
 
-def test_an_answer_given_offline_is_sent_when_the_connection_is_back(browser: Any, tmp_path: Path) -> None:
+def test_an_answer_given_offline_is_sent_when_the_connection_is_back(browser: Any, servers: Servers) -> None:
     # [10] #6: the Wi-Fi drops mid-question; the answer typed meanwhile is kept ("waiting for the connection") and
     # sent on reconnect, within the question's time, and the red banner goes with the reconnect.
-    with serving(tmp_path / "offline.db", seed=3) as live:
+    with servers.serving("offline", seed=3) as live:
         url = live.url
         tv, code, phones = campaign_lobby(browser, url, ("Ana",), numeric_seconds=40)
         ana = phones["Ana"]

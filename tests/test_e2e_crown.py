@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +14,14 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, module_server
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot
 
 
-@pytest.fixture
-def crown_server(tmp_path: Path):
-    live = LiveServer(tmp_path / "throneroom.db", timer_scale=0.25)  # a one-minute day lasts 15 s
-    live.start()
-    yield live
-    live.stop()
+@pytest.fixture(scope="module")
+def crown_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A one-minute day lasts 15 s."""
+    yield from module_server(tmp_path_factory.mktemp("crown"), timer_scale=0.25)
 
 
 def answer_prompts(phone: Page) -> str | None:

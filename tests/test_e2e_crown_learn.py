@@ -14,14 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
 from tests.e2e import shot
 from tests.screens.harness import Robot, StressRoom
-
-pytestmark = pytest.mark.e2e
 
 FALCON, ROSE, TOWER, SERPENT, SUN = range(5)
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,13 +10,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
 from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot, start_with_phones
 
-pytestmark = pytest.mark.e2e
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "host/i18n"
 
 

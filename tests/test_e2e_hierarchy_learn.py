@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from engine.hierarchy.game import HierarchyGame, HierarchyState
@@ -22,7 +21,6 @@ from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
 from tests.screens.harness import Robot
 from tests.test_screens_hierarchy import state_of
 
-pytestmark = pytest.mark.e2e
 SERVER_SEED = 5  # the slow_server fixture (tests/conftest.py): a reproducible deal, timers ten times slower
 GAME = HierarchyGame()
 ROOT = Path(__file__).resolve().parent.parent

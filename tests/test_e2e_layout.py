@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +13,7 @@ from playwright.sync_api import Page, expect
 from tests.conftest import LiveServer
 from tests.e2e import PHONE, new_page, open_tv, shot
 
-pytestmark = pytest.mark.e2e
 WAIT = 15_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("layout") / "layout.db")
-    live.start()
-    yield live
-    live.stop()
 
 
 def robot_phones(server: LiveServer, code: str, names: list[str]) -> list[socketio.Client]:

@@ -6,16 +6,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import ROOT, LiveServer
+from tests.conftest import ROOT, LiveServer, module_server
 from tests.e2e import PHONE, join, new_page, open_tv
-
-pytestmark = pytest.mark.e2e
 
 SAW_NAME_FORM = """
 window.sawNameForm = false;
@@ -28,13 +25,10 @@ def catalog(language: str) -> dict[str, Any]:
     return json.loads((ROOT / "host" / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture
-def scaled_server(tmp_path: Path) -> Iterator[LiveServer]:
+@pytest.fixture(scope="module")
+def scaled_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server whose timers run at 0.3 of the settings (``--timer-scale 0.3``)."""
-    live = LiveServer(tmp_path / "scaled.db", timer_scale=0.3)
-    live.start()
-    yield live
-    live.stop()
+    yield from module_server(tmp_path_factory.mktemp("scaled"), timer_scale=0.3)
 
 
 def test_a_wrong_code_is_told_on_the_landing_page_before_any_name_form(browser: Any, server: LiveServer) -> None:

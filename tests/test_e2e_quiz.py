@@ -14,7 +14,6 @@ import re
 import zipfile
 from typing import Any
 
-import pytest
 import requests
 import socketio
 from playwright.sync_api import Page, expect
@@ -22,8 +21,6 @@ from playwright.sync_api import Page, expect
 from tests.conftest import LiveServer
 from tests.e2e import PHONE, join, new_page, open_tv, shot
 from tests.screens.harness import CHECKER
-
-pytestmark = pytest.mark.e2e
 
 QUESTIONS = [
     {"type": "choice", "prompt": "Which planet is this?", "options": ["Mars", "Venus", "Jupiter", "Saturn"],

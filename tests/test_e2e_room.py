@@ -5,13 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, Servers
 from tests.e2e import PHONE, decode_qr, join, new_page, open_tv, set_setting, shot, type_join
-
-pytestmark = pytest.mark.e2e
 
 
 def phone_to_move(phones: list[Page]) -> Page:
@@ -21,7 +18,8 @@ def phone_to_move(phones: list[Page]) -> Page:
     raise AssertionError("no phone shows its turn")
 
 
-def test_a_room_from_qr_code_to_restart_and_kick(browser: Any, server: LiveServer) -> None:
+def test_a_room_from_qr_code_to_restart_and_kick(browser: Any, servers: Servers) -> None:
+    server = servers.start()  # its own: it kills and restarts it
     tv, code = open_tv(browser, server.url)
 
     # The QR code on the TV, read from a screenshot as a phone camera would, is the join URL.

@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import shot, start_with_phones
 
-pytestmark = pytest.mark.e2e
 CATALOG = Path(__file__).resolve().parent.parent / "host/i18n"
 
 

@@ -16,8 +16,6 @@ import socketio
 from bench.fairness import MIN_GAP_MS, SimPhone, pair_orders
 from tests.conftest import LiveServer
 
-pytestmark = pytest.mark.e2e
-
 HONEST = 8
 ROUNDS = 24
 

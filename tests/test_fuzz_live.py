@@ -13,8 +13,6 @@ import websocket
 from tests.conftest import LiveServer
 from tests.test_fuzz import bad_payload, junk
 
-pytestmark = pytest.mark.e2e
-
 
 def client(server: LiveServer, namespace: str) -> socketio.Client:
     sio = socketio.Client(reconnection=False)

@@ -12,7 +12,6 @@ import threading
 import time
 from typing import Any
 
-import pytest
 import requests
 import socketio
 
@@ -20,8 +19,6 @@ from questions.model import MAX_QUESTIONS
 from tests.conftest import LiveServer
 from tests.data.hostile.generate import all_files
 from tests.test_hostile_packs import EXPECTED, honest_pack
-
-pytestmark = pytest.mark.e2e
 
 WORST_ALLOWED_MS = 250  # issue [11]: the playing room's action-to-update latency, throughout
 

@@ -16,7 +16,7 @@ import pytest
 import host.service
 from host.service import FakeClock
 from host.store import Store
-from tests.conftest import Harness, LiveServer, control
+from tests.conftest import Harness, LiveServer, Servers, control
 
 HOUR_MS = 3600 * 1000
 
@@ -40,12 +40,9 @@ def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
 
 
 @pytest.fixture
-def limited(tmp_path: Path) -> Any:
+def limited(servers: Servers) -> Any:
     """A real server with the limits as shipped (the other tests switch the per-address ones off)."""
-    live = LiveServer(tmp_path / "limits.db", limits=True)
-    live.start()
-    yield live
-    live.stop()
+    return servers.start("limits", limits=True)
 
 
 def test_one_address_creates_a_few_rooms_then_is_told_to_wait(limited: LiveServer):
@@ -183,7 +180,6 @@ def test_a_restart_does_not_bring_back_an_expired_room(tmp_path: Path):
     assert Store(f"sqlite:///{db}").room_codes(0) == []
 
 
-@pytest.mark.e2e
 def test_the_tv_says_why_it_cannot_open_a_room(limited: LiveServer, browser: Any):
     from tests.e2e import WAIT_MS, new_page, shot
 

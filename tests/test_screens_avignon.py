@@ -17,13 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.conftest import LiveServer
 from tests.screens.harness import StressRoom, stress_names
-
-pytestmark = pytest.mark.e2e
-
 
 SERVER_SEED = 28  # a reproducible deal (the slow_server fixture, tests/conftest.py)
 

@@ -14,13 +14,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from questions.library import builtin_packs
 from tests.conftest import LiveServer
 from tests.screens.harness import Robot, StressRoom, stress_names
-
-pytestmark = pytest.mark.e2e
 
 PACKS = builtin_packs()
 MAX_INPUT = 999_999_999_999  # the largest number a keypad accepts (CAMP-D14)

@@ -18,13 +18,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page
 
 from tests.conftest import LiveServer
 from tests.screens.harness import Robot, StressRoom, stress_names
-
-pytestmark = pytest.mark.e2e
 
 FALCON, ROSE, TOWER, SERPENT, SUN = range(5)
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from engine.hierarchy.game import HierarchyGame, HierarchyState
 from tests.conftest import LiveServer
 from tests.screens.harness import LANGUAGES, PHONE_SIZES, TV_SIZES, Robot, StressRoom, stress_names
 
-pytestmark = pytest.mark.e2e
 GAME = HierarchyGame()
 LONG_LINE = 11  # the screenshot: a line of eleven cards or more
 WANTED = {"copy", "burn", "return", "long"}

@@ -12,13 +12,10 @@ import json
 import time
 from typing import Any
 
-import pytest
 import requests
 
 from tests.conftest import LiveServer
 from tests.screens.harness import Robot, StressRoom, stress_names
-
-pytestmark = pytest.mark.e2e
 
 PROMPT = ("Which of these rivers flows through more national capitals than any other river in the world, passing "
           "Vienna, Bratislava and Budapest?")

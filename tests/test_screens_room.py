@@ -7,16 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from host.room import clean_name
 from tests.conftest import LiveServer
 from tests.e2e import decode_qr
 from tests.screens.harness import StressRoom, stress_names
-
-pytestmark = pytest.mark.e2e
-
-
 
 
 def pick_language(page: Any, lang: str) -> None:

@@ -13,14 +13,11 @@ import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import socketio
 
-from tests.conftest import LiveServer
-
-pytestmark = pytest.mark.e2e
+from tests.conftest import LiveServer, Servers
 
 PHONES = 40
 ROUNDS = 2  # the repeated signals hit the race in the first round on the old code; a second for margin
@@ -49,10 +46,9 @@ def leave(phone: socketio.Client) -> None:
 
 
 @pytest.mark.parametrize("async_mode", ["eventlet", "threading"])
-def test_sigterm_during_a_disconnect_storm_stops_the_server(tmp_path: Path, async_mode: str):
+def test_sigterm_during_a_disconnect_storm_stops_the_server(servers: Servers, async_mode: str):
     for round_ in range(ROUNDS):
-        server = LiveServer(tmp_path / f"stop{round_}.db", extra=["--async-mode", async_mode])
-        server.start()
+        server = servers.start(f"stop{round_}", extra=["--async-mode", async_mode])
         try:
             phones = phones_in_a_room(server)
             leaving = [threading.Thread(target=leave, args=(phone,), daemon=True) for phone in phones]

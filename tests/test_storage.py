@@ -21,7 +21,7 @@ from host.store import Store
 from questions.formats import read_pack
 from questions.library import Library
 from questions.store import PackRecord, list_packs, save_pack
-from tests.conftest import ROOT, Harness, control, last_state, serving
+from tests.conftest import ROOT, Harness, Servers, control, last_state
 from tests.test_audience import campaign_room, correct_of, open_question, send
 
 EXAMPLES = ROOT / "questions" / "examples"
@@ -246,14 +246,13 @@ def test_the_tv_is_told_while_answers_wait_and_new_ones_are_refused_beyond_the_b
     assert send(phones["Uma"], {"choice": 0})["ok"]
 
 
-@pytest.mark.e2e
-def test_the_host_tv_warns_while_a_lock_keeps_answers_unsaved(browser: Any, tmp_path: Path):
+def test_the_host_tv_warns_while_a_lock_keeps_answers_unsaved(browser: Any, tmp_path: Path, servers: Servers):
     from playwright.sync_api import expect
 
     from tests.e2e import PHONE, join, new_page, open_tv, set_setting
 
     db = tmp_path / "warn.db"
-    with serving(db, timer_scale=0.5, seed=7) as live:
+    with servers.serving("warn", timer_scale=0.5, seed=7) as live:
         tv, code = open_tv(browser, live.url)
         ana = new_page(browser, **PHONE)
         join(ana, f"{live.url}/join/{code}", "Ana")
@@ -312,9 +311,9 @@ def rooms_in(path: Path) -> set[str]:
         return {row[0] for row in check.execute("SELECT code FROM room")}
 
 
-def test_after_a_clean_stop_the_db_file_alone_holds_the_rooms(tmp_path: Path):
+def test_after_a_clean_stop_the_db_file_alone_holds_the_rooms(tmp_path: Path, servers: Servers):
     db = tmp_path / "live.db"
-    with serving(db) as live:
+    with servers.serving("live") as live:
         codes = create_rooms(live.url, 3)
     wal = db.with_name(db.name + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0, f"the -wal file still holds {wal.stat().st_size} bytes"
@@ -329,10 +328,10 @@ def backup(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=60)
 
 
-def test_backup_copies_a_live_database_and_refuses_bad_targets(tmp_path: Path):
+def test_backup_copies_a_live_database_and_refuses_bad_targets(tmp_path: Path, servers: Servers):
     db = tmp_path / "live.db"
     target = tmp_path / "backup.db"
-    with serving(db) as live:
+    with servers.serving("live") as live:
         codes = create_rooms(live.url, 2)
         done = backup(str(target), "--db", str(db))
         assert done.returncode == 0, done.stderr
