@@ -286,7 +286,7 @@ def make_logs(db: Path, rooms: int, actions: int, seed: int = 1) -> int:
                 service.host_event(room, "start", {})
                 continue
             clock.advance(100)
-            service._tick_room(room)
+            service.clocks.tick_room(room)
         total += room.seq
     store.close()
     return total

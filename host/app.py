@@ -18,7 +18,7 @@ from host.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom")
 
-PROBE_EVERY_MS = 500  # a pass of round-trip probes; who is probed at which pass: host/sockets.py
+PROBE_EVERY_MS = 500  # a pass of round-trip probes; who is probed at which pass: host/broadcast.py
 STOP_GRACE_S = 2.0  # how long a stop waits for the ticker to finish its turn, at most (``shutdown``)
 CLOSE_GRACE_S = 0.2  # and how long it lets the sockets' writers send their close packets
 
@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_MESSAGE_BYTES": 64 * 1024,
     "CLOCK": None,
     "SEED_SOURCE": None,
-    "COALESCE_BROADCASTS": None,  # None: under eventlet (host/sockets.py install_broadcast)
+    "COALESCE_BROADCASTS": None,  # None: under eventlet (host/broadcast.py Broadcaster.notify)
     # docs/security.md: what one guest may do
     "ROOM_RATE": None,  # rooms one address may create (host/guard.py RATE_KINDS has the defaults); "off": no limit
     "JOIN_RATE": None,  # joins from one address (new seats and "that's me")
@@ -73,15 +73,13 @@ class Runtime:
     public_url: str
     host_sids: set[str] = field(default_factory=set)
     ticker_started: bool = False
-    probe: Any = None  # set by host.sockets.install_broadcast
-    probe_all: Any = None
+    broadcaster: Any = None  # host.broadcast.Broadcaster: room states, probes, kicks, closing sockets
     coalesce_broadcasts: bool | None = None
     stopping: bool = False  # set by ``shutdown``: the ticker ends, a leaving socket changes no room
     ticker_running: bool = False
     limits: Any = None  # host.guard.RateLimits
     max_watchers: int = 8
     relay: Any = None  # host.relay.Relay: a worker's audience phones of rooms held elsewhere (docs/scaling.md)
-    close_sockets: Any = None  # set by host.sockets.install_broadcast: close sockets so that they reconnect
 
 
 def templates_dir() -> str:
@@ -145,7 +143,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                              trust_proxy=proxies > 0, max_message_bytes=int(settings["MAX_MESSAGE_BYTES"]),
                              drop_session=lambda sid: drop_session(socketio, sid))
 
-    from host.sockets import TvNamespace, install_broadcast
+    from host.broadcast import Broadcaster
+    from host.sockets import TvNamespace
     from host.web import bp as host_bp
     from player.sockets import PlayerNamespace
     from player.web import bp as player_bp
@@ -154,7 +153,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(player_bp)
     socketio.on_namespace(TvNamespace("/tv"))
     socketio.on_namespace(PlayerNamespace("/play"))
-    install_broadcast(runtime)
+    runtime.broadcaster = broadcaster = Broadcaster(runtime)  # the room service's transport
+    service.notify = broadcaster.notify
+    service.on_kick = broadcaster.kick
+    service.tell_phone = broadcaster.tell_phone  # claims answered, house requests
+    service.on_moved = broadcaster.moved
     service.sleep = socketio.sleep
     if settings["WORKER_ID"] and settings["MESSAGE_QUEUE"]:
         from host.relay import Relay
@@ -188,7 +191,7 @@ def start_ticker(app: Flask) -> None:
     if runtime.ticker_started:
         return
     runtime.ticker_started = True
-    runtime.service.resume_clocks()  # the start-up since the rooms were restored is no time of any game
+    runtime.service.clocks.resume()  # the start-up since the rooms were restored is no time of any game
     gc.freeze()  # what start-up built (modules, packs, restored rooms) lives as long as the process: a full
     # collection no longer walks it, which made for pauses of tens of ms under load (docs/decisions.md)
     runtime.service.yield_now = lambda: runtime.socketio.sleep(0)  # a timeout in one room must not hold up a
@@ -200,7 +203,7 @@ def start_ticker(app: Flask) -> None:
                 runtime.service.tick()
             except Exception:  # never let one bad room stop the clock of all the others
                 log.exception("tick failed")
-            runtime.socketio.sleep(runtime.service.next_wakeup_ms() / 1000)
+            runtime.socketio.sleep(runtime.service.clocks.next_wakeup_ms() / 1000)
         runtime.ticker_running = False
 
     def probe() -> None:
@@ -208,7 +211,7 @@ def start_ticker(app: Flask) -> None:
         phones (which lets the others run every hundred) must not hold up the timers, nor a worker's lease renewals."""
         while not runtime.stopping:
             try:
-                runtime.probe_all()
+                runtime.broadcaster.probe_all()
             except Exception:
                 log.exception("probing the phones failed")
             runtime.socketio.sleep(PROBE_EVERY_MS / 1000)
@@ -247,7 +250,7 @@ def shutdown(app: Flask) -> None:
     audience.flush(force=True)  # audience answers wait for the ticker's next turn: write them now
     if audience.pending:  # the database refused them (locked elsewhere) until the very end
         log.error("stopped with %d audience answer(s) the database would not take", len(audience.pending))
-    runtime.service.save_clocks(0)
+    runtime.service.clocks.save(0)
     if runtime.service.store.leases is not None:  # a worker's rooms move at once, not when their leases expire
         try:
             runtime.service.store.leases.release_all()

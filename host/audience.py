@@ -4,9 +4,9 @@ Their answers never touch the game: they live here, beside the room, not in the 
 A game takes part by offering ``audience_question(state)`` (the Short Campaign does): the open question's identity
 (``key``), kind, window, whether it is open, and its correct answer once revealed.
 
-- An answer is measured with the same fair timing as a player's (``RoomService.measure`` with the socket's round
-  trip) and taken while the question is open, or within the grace after it closed if the tap came before the close;
-  once per spectator and question.
+- An answer is measured with the same fair timing as a player's (host/connections.py ``measure`` with the socket's
+  round trip) and taken while the question is open, or within the grace after it closed if the tap came before the
+  close; once per spectator and question.
 - Answers are appended to their own table in batches (``flush``): the ticker writes whatever arrived since its last
   turn in one transaction, and a question is always written before it is scored. An accepted answer can thus be
   lost only if the process dies within one tick of it (a clean stop flushes); see docs/decisions.md. A batch the

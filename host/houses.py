@@ -115,7 +115,7 @@ class HouseRequests:
     # ----- ending -----
 
     def left(self, code: str, sid: str, seat_id: int | None) -> None:
-        """A socket left (the service's ``disconnect``, before it tells the room): its own requests end, and so do
+        """A socket left (host/connections.py ``disconnect``, before it tells the room): its own requests end, and so do
         the requests to a house none of whose members is connected any more."""
         room = self.service.rooms.get(code)
         if room is None or not self.pending.get(code):
@@ -176,7 +176,7 @@ class HouseRequests:
 
     def _member_sids(self, code: str, members: list[int]) -> list[str]:
         """The connected sockets of a team's members."""
-        return [sid for sid, seat in self.service.connections.get(code, {}).items() if seat in members]
+        return [sid for sid, seat in self.service.connections.of_room(code).items() if seat in members]
 
     # ----- what a phone sees -----
 

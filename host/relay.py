@@ -151,7 +151,7 @@ class Relay:
         answer = self.request(code, "hello", sid, token=token)
         if answer.get("ok"):
             self.local[sid] = (code, answer.get("seat"))
-            self.rt.probe(sid)
+            self.rt.broadcaster.probe(sid)
         else:
             self.local.pop(sid, None)
         return answer
@@ -198,7 +198,7 @@ class Relay:
 
     def close(self, sids: list[str]) -> None:
         """Close these phones' sockets (Engine.IO level: they reconnect by themselves)."""
-        self.rt.close_sockets(sids)
+        self.rt.broadcaster.close_sockets(sids)
 
     def _listen(self) -> None:
         """This worker's inbox (answers and states from owners) and the owners' announcements."""
@@ -308,7 +308,7 @@ class Relay:
             return
         if op == "leave":
             if self.remote.pop(sid, None) is not None:
-                service.disconnect(sid)
+                service.connections.disconnect(sid)
             return
         room = service.rooms.get(code)
         if room is None:
@@ -319,15 +319,15 @@ class Relay:
                 if room.seats[seat_id].role != "spectator":
                     raise RoomError("use_room_route", "a player's phone connects to its room's own server")
                 self.remote[sid] = worker
-                service.connect(room, sid, seat_id)
+                service.connections.connect(room, sid, seat_id)
                 answer = {"ok": True, "seat": seat_id, "spread": True, "state": service.view(room, seat_id)}
             elif op == "answer":
-                found = service.where(sid)
+                found = service.connections.where(sid)
                 if found is None or found[0] != code or sid not in self.remote:
                     raise RoomError("not_joined", "join the room first")
                 rtt = entry.get("rtt")
                 if isinstance(rtt, int) and 0 <= rtt < 60_000:
-                    service.rtts[sid] = deque([rtt], maxlen=RTT_SAMPLES)
+                    service.connections.relayed_rtt(sid, rtt)
                 assert found[1] is not None
                 answer = {"ok": True, **service.audience_answer(room, found[1], entry.get("payload"), sid)}
                 self.answered.setdefault(code, set()).add(sid)  # "Sent": its own part, with the replies
@@ -353,7 +353,7 @@ class Relay:
             try:
                 states = {}
                 for sid in sids:
-                    found = service.where(sid)
+                    found = service.connections.where(sid)
                     if found is not None and found[0] == code and found[1] in room.seats:
                         states[sid] = spectator_state(service, room, found[1])
                 self.send_states(code, states)
@@ -370,7 +370,7 @@ class Relay:
         room = self.rt.service.rooms.get(code)
         clock = None
         if room is not None:
-            clock = [self.rt.service.game_now(room), room.phase == "playing" and not room.paused]
+            clock = [self.rt.service.clocks.game_now(room), room.phase == "playing" and not room.paused]
         batches: dict[str, dict[str, str]] = {}
         shared = ""
         for sid, state in states.items():

@@ -1,4 +1,5 @@
-"""Socket.IO for the TV (namespace ``/tv``), the shared handler base, and the broadcast of room states.
+"""Socket.IO for the TV (namespace ``/tv``), the shared handler base, and the encoding of room states on the wire
+(the broadcast that sends them: host/broadcast.py).
 
 Handlers are thin: check the payload's shape, call the room service, answer with an acknowledgement
 ``{"ok": true, ...}`` or ``{"ok": false, "error": {"code", "message", "field"}}``. Every event is answered,
@@ -28,16 +29,6 @@ CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game":
                   "team": ("seat", "team"), "lineup": ("seat", "play", "instead"),
                   "seat_grace": ("seconds",)}  # only these are logged
 
-
-# Round trips (probe_all, a pass every PROBE_EVERY_MS of host/app.py, 0.5 s): a player's phone every PLAYER_PROBE_PASSES
-# passes (2 s), and at every pass while it has fewer than WARM_SAMPLES measures (a phone that joined a moment before a
-# game started had its honest claims judged against one or two round trips, and flagged); a spectator's every
-# SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure.
-PLAYER_PROBE_PASSES = 4
-SPECTATOR_PROBE_PASSES = 20
-WARM_SAMPLES = 4
-PACE_EVERY = 100  # a big room's broadcast lets the other green threads run after this many sockets (send_states)
-COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (install_broadcast)
 OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
 
 
@@ -243,8 +234,8 @@ class SafeNamespace(Namespace):
         if rt.relay is not None and request.sid in rt.relay.local:
             rt.relay.left(request.sid)  # a phone relayed to its room's owner (host/relay.py)
             return
-        rt.service.disconnect(request.sid)
-        rt.service.drop_claims(request.sid)
+        rt.service.connections.disconnect(request.sid)
+        rt.service.claims.left(request.sid)
 
     def on_ping(self, data: Any) -> dict[str, Any]:
         """Clock sync: echo the client's time with the server's monotonic ms."""
@@ -257,10 +248,10 @@ class SafeNamespace(Namespace):
         if relay is not None and request.sid in relay.local:  # the owner's clock, as its last message here showed it
             game_ms, running = relay.game_now(relay.local[request.sid][0])
             return ok(t=data["t"], server_ms=service.clock.monotonic_ms(), game_ms=game_ms, running=running)
-        found = service.where(request.sid)
+        found = service.connections.where(request.sid)
         room = service.rooms.get(found[0]) if found else None
         return ok(t=data["t"], server_ms=service.clock.monotonic_ms(),
-                  game_ms=None if room is None else service.game_now(room),
+                  game_ms=None if room is None else service.clocks.game_now(room),
                   running=room is not None and room.phase == "playing" and not room.paused)
 
 
@@ -278,14 +269,14 @@ class TvNamespace(SafeNamespace):
         if token is not None and not as_host:
             raise RoomError("not_host", "this is not the room's host token", "host_token")
         if not as_host:  # anyone may watch, within bounds: a host's own screen always gets in
-            watching = [sid for sid, seat in rt.service.connections.get(room.code, {}).items()
+            watching = [sid for sid, seat in rt.service.connections.of_room(room.code).items()
                         if seat is None and sid not in rt.host_sids and sid != request.sid]
             if len(watching) >= rt.max_watchers:
                 raise RoomError("watchers_full", f"the room already has {rt.max_watchers} screens watching it")
             rt.limits.hit("watch", request.remote_addr)
         if as_host:
             rt.host_sids.add(request.sid)
-        rt.service.connect(room, request.sid, None)
+        rt.service.connections.connect(room, request.sid, None)
         return ok(state=rt.service.view(room, None, as_host))
 
     def on_control(self, data: Any) -> dict[str, Any]:
@@ -304,206 +295,14 @@ class TvNamespace(SafeNamespace):
         elif control == "next":  # a host-paced game waits for it after each reveal
             rt.service.host_next(room)
         elif control == "claim":  # the host's answer to a "that's me" (not logged; a yes logs the takeover)
-            rt.service.answer_claim(room, data.get("claim"), data.get("accept"))
+            rt.service.claims.answer(room, data.get("claim"), data.get("accept"))
         else:
             args = {k: data[k] for k in CONTROL_FIELDS.get(control, ()) if k in data}
             rt.service.host_event(room, control, args)
         return ok()
 
     def _room_code(self) -> str:
-        found = runtime().service.where(request.sid)
+        found = runtime().service.connections.where(request.sid)
         if found is None:
             raise RoomError("not_watching", "watch a room first")
         return found[0]
-
-
-def install_broadcast(rt: Any) -> None:
-    """Send every audience of a room its own view whenever the room changes."""
-    service = rt.service
-    socketio = rt.socketio
-
-    coalesce = rt.coalesce_broadcasts
-    if coalesce is None:
-        coalesce = socketio.async_mode == "eventlet"
-    pending: set[str] = set()  # big rooms with a change not yet sent
-    sending: set[str] = set()  # big rooms whose states a green thread is sending now
-
-    def notify(code: str) -> None:
-        """Tell a room's audiences that it changed. In a big room under eventlet the sending is left to a green
-        thread of its own that runs as soon as the handler yields: changes that arrive together (a thousand
-        phones joining) are sent once, with the newest state, instead of once each (O(n) instead of O(n²)
-        messages). Smaller rooms are told at once: the few ms the deferral costs would shift fair timing."""
-        if not coalesce or len(service.connections.get(code, {})) < COALESCE_FROM:
-            send_states(code)  # a party-sized room: at once, from the handler itself, as it always was
-            return
-        if code in pending:
-            return
-        pending.add(code)
-        if code not in sending:  # else the green thread sending it now sends again once done
-            socketio.start_background_task(send_pending, code)
-
-    def send_pending(code: str) -> None:
-        sending.add(code)
-        try:
-            while code in pending:  # one sender per room at a time: a phone never gets an older state after a newer
-                pending.discard(code)  # a change from here on has it sent again
-                try:
-                    send_states(code, pace=True)
-                except Exception:  # one room's trouble must not silence the others
-                    log.exception("room %s: sending its state failed", code)
-        finally:
-            sending.discard(code)
-
-    shown: dict[str, str] = {}  # room code -> what its spectators' phones last got, clock and version aside
-    own_sent: dict[str, dict[str, str]] = {}  # room code -> sid -> that spectator's own part last sent
-
-    def send_states(code: str, pace: bool = False) -> None:
-        """Every socket of the room gets its view. With ``pace`` (a big room's coalesced send), the loop lets the
-        other green threads run every ``PACE_EVERY`` sockets: five thousand views in one go held up the ticker long
-        enough for the worker to lose its lease on the room (the 5,000-phone benchmark on workers)."""
-        room = service.rooms.get(code)
-        if room is None:
-            return
-        cache: dict[Any, dict[str, Any]] = {}
-        spectators_changed = True
-        own_before, own_now = own_sent.get(code, {}), {}
-        relayed: dict[str, Any] | None = {} if rt.relay is not None else None
-        for i, (sid, seat_id) in enumerate(list(service.connections.get(code, {}).items())):
-            if pace and i and i % PACE_EVERY == 0:
-                socketio.sleep(0)
-            as_host = seat_id is None and sid in rt.host_sids
-            key = (seat_id, as_host)
-            seat = room.seats.get(seat_id) if seat_id is not None else None
-            if seat is not None and seat.role == "spectator":  # the public view, built and encoded once
-                if "spectators" not in cache:
-                    shared, encoded, audience = public_parts(service, room)
-                    cache["spectators"] = shared
-                    seen = shared_json({**shared, "version": 0, "spectator_count": 0,
-                                        "game": shared["game"] and {**shared["game"], "now_ms": 0}})
-                    spectators_changed = shown.get(code) != seen
-                    shown[code] = seen
-                state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded, audience)
-                own = state.own_json()
-                own_now[sid] = own
-                if not spectators_changed and own_before.get(sid) == own:
-                    continue  # nothing this phone shows changed (someone joined, say): no message to it
-                if relayed is not None and sid in rt.relay.remote:
-                    relayed[sid] = state  # a phone on another worker: one message per worker (host/relay.py)
-                    continue
-                socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
-                continue
-            if key not in cache:
-                cache[key] = service.view(room, seat_id, as_host)
-            namespace = "/tv" if seat_id is None else "/play"
-            socketio.emit("state", cache[key], to=sid, namespace=namespace, ignore_queue=True)
-        own_sent[code] = own_now
-        if relayed:
-            rt.relay.send_states(code, relayed)
-
-    def local(sid: str) -> bool:
-        """Whether a socket is this worker's own (else a phone relayed by another worker: host/relay.py)."""
-        return rt.relay is None or sid not in rt.relay.remote
-
-    def on_kick(code: str, seat_id: int) -> None:
-        for sid, seat in list(service.connections.get(code, {}).items()):
-            if seat == seat_id:  # a relayed phone gets it through Flask-SocketIO's message queue
-                socketio.emit("kicked", {"code": code}, to=sid, namespace="/play", ignore_queue=local(sid))
-                service.disconnect(sid)
-
-    warming: set[str] = set()  # players' phones with fewer than WARM_SAMPLES round trips: probed at every pass
-
-    def probe(sid: str) -> None:
-        """Measure the round trip to one phone: the server times its own message and the phone's ack."""
-        sent = service.clock.monotonic_ms()
-
-        def answered(*_: Any) -> None:
-            service.record_rtt(sid, service.clock.monotonic_ms() - sent)
-            if rt.relay is not None:  # a phone this worker relays: its round trip goes with its answers
-                rt.relay.record_rtt(sid, service.clock.monotonic_ms() - sent)
-
-        socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
-                      ignore_queue=True)
-        if sid not in warming and player(sid) and len(service.rtts.get(sid, ())) < WARM_SAMPLES:
-            warming.add(sid)
-
-    def player(sid: str) -> bool:
-        """Whether a socket is a phone of this worker seated as a player (not a TV, not a spectator)."""
-        code, seat_id = service.sids.get(sid, (None, None))
-        room = service.rooms.get(code) if seat_id is not None else None
-        seat = room.seats.get(seat_id) if room is not None else None
-        return seat is not None and seat.role != "spectator" and local(sid)
-
-    passes = [0]
-
-    def probe_all() -> None:
-        """One probe pass (every PROBE_EVERY_MS, host/app.py): measure the round trips due (see PLAYER_PROBE_PASSES),
-        letting the other green threads run every ``PACE_EVERY`` probes. Five thousand spectators probed every two
-        seconds in one go held the worker's loop for more than a second each time (the 5,000-phone benchmark on
-        workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly. Only
-        every PLAYER_PROBE_PASSES-th pass looks at every phone; the others probe just the players' phones still
-        warming up (a look at 7,500 sockets every half second cost a crowd's worker a tenth of its time)."""
-        passes[0] += 1
-        sent = 0
-
-        def every(n: int) -> bool:  # the first pass probes everyone
-            return (passes[0] - 1) % n == 0
-
-        def send(sid: str) -> None:
-            nonlocal sent
-            probe(sid)
-            sent += 1
-            if sent % PACE_EVERY == 0:
-                socketio.sleep(0)
-
-        for sid in list(warming):
-            if sid not in service.sids or len(service.rtts.get(sid, ())) >= WARM_SAMPLES or not player(sid):
-                warming.discard(sid)
-            elif not every(PLAYER_PROBE_PASSES):  # (else probed below with everyone)
-                send(sid)
-        if not every(PLAYER_PROBE_PASSES):
-            return
-        spectators = every(SPECTATOR_PROBE_PASSES)
-        for sid, (code, seat_id) in list(service.sids.items()):
-            if seat_id is None or not local(sid):
-                continue
-            room = service.rooms.get(code)
-            seat = room.seats.get(seat_id) if room is not None else None
-            if spectators or seat is None or seat.role != "spectator" or sid not in service.rtts:
-                send(sid)
-        if rt.relay is not None:  # relayed phones are all spectators
-            for sid in list(rt.relay.local):
-                if spectators or sid not in rt.relay.rtts:
-                    send(sid)
-
-    def on_moved(code: str, sids: list[str]) -> None:
-        """The room left this worker (handed over, or taken by another): close its sockets at the Engine.IO level, as a
-        stop does, so that the pages reconnect by themselves, through HAProxy, to the worker that now holds it."""
-        if rt.relay is not None:
-            for sid in sids:
-                rt.relay.forget(sid)  # relayed phones: told by the new holder's announcement (host/relay.py)
-        close_sockets(sids)
-
-    def close_sockets(sids: list[str]) -> None:
-        """Close these sockets of this worker at the Engine.IO level: their pages reconnect by themselves."""
-        eio = socketio.server.eio
-        for sid in sids:
-            rt.host_sids.discard(sid)
-            for namespace in ("/tv", "/play"):
-                eio_sid = socketio.server.manager.eio_sid_from_sid(sid, namespace)
-                socket = eio.sockets.get(eio_sid) if eio_sid else None
-                if socket is not None:
-                    try:
-                        socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
-                    except Exception:  # one broken socket must not keep the others open
-                        log.warning("could not close socket %s", sid, exc_info=True)
-
-    def tell_phone(sid: str, event: str, data: dict[str, Any]) -> None:
-        socketio.emit(event, data, to=sid, namespace="/play", ignore_queue=local(sid))
-
-    service.notify = notify
-    service.on_kick = on_kick
-    service.tell_phone = tell_phone  # claims answered, house requests
-    service.on_moved = on_moved
-    rt.close_sockets = close_sockets
-    rt.probe = probe
-    rt.probe_all = probe_all

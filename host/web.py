@@ -49,7 +49,8 @@ def health() -> Any:
         return "database unreachable\n", 503, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
     service = runtime.service
     relayed = len(runtime.relay.local) if runtime.relay is not None else 0
-    figures = f"rooms {len(service.rooms)}\nsockets {len(service.sids)}\nrelayed {relayed}\n"  # for the operator
+    sockets = len(service.connections.sids)
+    figures = f"rooms {len(service.rooms)}\nsockets {sockets}\nrelayed {relayed}\n"  # for the operator
     return "ok\n" + figures, 200, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
 
 

@@ -44,7 +44,7 @@ class PlayerNamespace(SafeNamespace):
         ``claim_refused``."""
         data = payload_dict(data, "code", "name")
         rt, room = runtime(), self._newcomer(data)
-        return ok(**rt.service.claim(room, data["name"], request.sid))
+        return ok(**rt.service.claims.ask(room, data["name"], request.sid))
 
     def on_sit_out(self, data: Any) -> dict[str, Any]:
         """``{out}``: watch the next game (true) or play it (false); a spectator asking to play becomes a player."""
@@ -116,12 +116,12 @@ class PlayerNamespace(SafeNamespace):
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
         rt = runtime()
-        rt.service.connect(room, request.sid, seat_id)
-        rt.probe(request.sid)  # a first round trip at once, then every two seconds
+        rt.service.connections.connect(room, request.sid, seat_id)
+        rt.broadcaster.probe(request.sid)  # a first round trip at once, then every two seconds
         return rt.service.view(room, seat_id)
 
     def _seat(self) -> tuple[str, int] | None:
-        found = runtime().service.where(request.sid)
+        found = runtime().service.connections.where(request.sid)
         if found is None or found[1] is None:
             return None
         return found[0], found[1]

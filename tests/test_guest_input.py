@@ -250,7 +250,7 @@ def test_a_claimed_answer_time_that_is_not_finite_is_refused_or_ignored():
     harness = Harness()
     service = harness.service
     for claimed in (math.nan, math.inf, -math.inf, 1e300):
-        timing = service.measure(1000, 2000, claimed, None)
+        timing = service.connections.measure(1000, 2000, claimed, None)
         json.dumps(timing.to_json(), allow_nan=False)  # nothing non-finite is stored
         assert timing.claimed is None and timing.effective == 1000  # not believed: the server's own measure
     code, tv = harness.host_room()

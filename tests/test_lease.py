@@ -139,7 +139,7 @@ def test_a_request_for_a_room_this_process_no_longer_holds_is_answered_room_move
     harness = Harness()
     code, _tv = harness.host_room()
     room = harness.service.room(code)
-    harness.service._moved(code)
+    harness.service.room_moved(code)
     with pytest.raises(RoomError) as refused:
         harness.service.join(room, "Ana", "player")
     assert refused.value.code == "room_moved"

@@ -154,8 +154,8 @@ def test_rooms_without_activity_expire_and_their_codes_come_back(tmp_path: Path,
     tv = harness.tv()
     assert tv.emit("watch", {"code": kept}, namespace="/tv", callback=True)["ok"]  # someone is there: it stays
     harness.clock.advance(2 * HOUR_MS + 1)
-    service.expired_checked = None
-    expired = service.expire()
+    service.clocks.expired_checked = None
+    expired = service.clocks.expire()
     assert set(expired) == codes - {kept}
     assert set(service.rooms) == {kept}
     store = Store(f"sqlite:///{db}")

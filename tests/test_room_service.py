@@ -78,7 +78,7 @@ def test_names_are_unique_ignoring_case_and_normalised():
     service.join(room, "  Zoë   Ann ", "player")
     assert room.seats[1].name == "Zoë Ann"
     assert errcode(service.join, room, "zoe\u0308 ann", "spectator") == "name_away"  # NFD form; no phone holds it
-    service.connect(room, "phone-1", 1)
+    service.connections.connect(room, "phone-1", 1)
     assert errcode(service.join, room, "zoe\u0308 ann", "spectator") == "name_taken"  # held by a connected phone
     seat, _ = service.join(room, "x" * 20, "player")
     assert errcode(service.submit, room, "rename", {"seat": seat, "name": "ZOË ANN"}) == "name_taken"
@@ -194,7 +194,7 @@ def test_timeouts_fire_from_tick_and_the_clock_stops_while_paused():
     service.host_event(room, "pause", {})
     clock.advance(60_000)
     service.tick()
-    assert room.session.actions == 0 and service.game_now(room) == deadline - 1
+    assert room.session.actions == 0 and service.clocks.game_now(room) == deadline - 1
     assert errcode(service.act, room, 1, {"action": {"add": 1}}) in ("paused", "not_your_turn")
     service.host_event(room, "resume", {})
     clock.advance(1)
@@ -260,7 +260,7 @@ def test_a_new_service_rebuilds_every_room_from_the_log():
     first.host_event(room, "lock", {"locked": True})
     clock.advance(2500)
     before = {seat: first.view(room, seat) for seat in [None, *seats, 4]}
-    game_time = first.game_now(room)
+    game_time = first.clocks.game_now(room)
 
     clock.advance(3_600_000)  # the server was down for an hour
     second = make_service(store, clock)
@@ -272,8 +272,8 @@ def test_a_new_service_rebuilds_every_room_from_the_log():
         assert after["game"]["view"] == view["game"]["view"]
         assert after["players"] == view["players"] and after["locked"] is True
     # downtime does not count against the player to move: the clock resumes from the last event
-    assert second.game_now(again) <= game_time
-    assert second.game_now(again) >= game_time - 2500
+    assert second.clocks.game_now(again) <= game_time
+    assert second.clocks.game_now(again) >= game_time - 2500
 
 
 def test_an_unknown_or_malformed_code_is_refused():
@@ -309,12 +309,12 @@ def test_a_player_who_left_is_played_by_a_bot_until_the_phone_is_back():
     clock = FakeClock()
     service = make_service(clock=clock)
     room, seats = started(service, players=2, bots=False, turn_seconds=60)
-    service.connect(room, "sid-a", seats[0])
-    service.connect(room, "sid-b", seats[1])
+    service.connections.connect(room, "sid-a", seats[0])
+    service.connections.connect(room, "sid-b", seats[1])
     state = room.session.state
     mover = room.session.slots[state.current].seat_id
     sid = "sid-a" if mover == seats[0] else "sid-b"
-    service.disconnect(sid)
+    service.connections.disconnect(sid)
     clock.advance(5_000)
     service.tick()
     assert room.session.actions == 0  # still within the grace
@@ -327,8 +327,8 @@ def test_a_player_who_left_is_played_by_a_bot_until_the_phone_is_back():
     assert [s["away"] for s in slots if s["seat"] == mover] == [True]  # and the TV can say so
     by = [e.data.get("by") for e in service.store.events(room.code) if e.kind == "action"]
     assert by[0] == "bot"
-    service.connect(room, sid, mover)
-    assert not service.is_away(room, mover)
+    service.connections.connect(room, sid, mover)
+    assert not service.connections.is_away(room, mover)
 
 
 def test_a_game_keeps_its_timer_scale_when_the_server_restarts_with_another():

@@ -139,12 +139,12 @@ def test_a_seat_counts_as_connected_while_any_of_its_phones_is():
     service = harness.service
     room = service.room(code)
     seat, _ = service.join(room, "Ana", "player")
-    service.connect(room, "first", seat)
-    service.connect(room, "second", seat)
-    service.disconnect("first")
-    assert seat in service.connected_seats(code) and (code, seat) not in service.away_since
-    service.connect(room, "second", seat)  # the same socket says hello again
-    service.disconnect("second")
-    assert seat not in service.connected_seats(code) and (code, seat) in service.away_since
-    service.connect(room, "third", None)  # a TV socket is no seat's phone
-    assert list(service.connected_seats(code)) == []
+    service.connections.connect(room, "first", seat)
+    service.connections.connect(room, "second", seat)
+    service.connections.disconnect("first")
+    assert seat in service.connections.connected_seats(code) and (code, seat) not in service.connections.away_since
+    service.connections.connect(room, "second", seat)  # the same socket says hello again
+    service.connections.disconnect("second")
+    assert seat not in service.connections.connected_seats(code) and (code, seat) in service.connections.away_since
+    service.connections.connect(room, "third", None)  # a TV socket is no seat's phone
+    assert list(service.connections.connected_seats(code)) == []

@@ -134,7 +134,7 @@ def test_a_refused_or_abandoned_claim_changes_nothing():
     second = harness.phone()
     asked = emit(second, "claim", {"code": code, "name": "Bob"})
     second.disconnect(namespace="/play")  # the phone gave up: its request goes
-    assert harness.service.pending_claims(harness.service.room(code)) == []
+    assert harness.service.claims.view(harness.service.room(code)) == []
     assert errcode(control(tv, "claim", claim=asked["claim"], accept=True)) == "no_claim"
     assert harness.service.seat_by_token(harness.service.room(code), phones["Bob"][1]["token"]) == 2
 
@@ -147,16 +147,16 @@ def test_a_restart_resumes_the_game_clock_and_counts_every_seat_as_just_dropped(
     service = harness.service
     room = service.room(code)
     harness.clock.advance(1_234)
-    service.save_clocks(0)
-    running = service.game_now(room)
+    service.clocks.save(0)
+    running = service.clocks.game_now(room)
     harness.clock.advance(60_000)  # the server is down for a minute
     restarted = RoomService(service.store, harness.clock)
     back = restarted.room(code)
-    restarted.resume_clocks()
-    assert restarted.game_now(back) == running  # not a millisecond of the minute down
-    assert not restarted.is_away(back, 1)
+    restarted.clocks.resume()
+    assert restarted.clocks.game_now(back) == running  # not a millisecond of the minute down
+    assert not restarted.connections.is_away(back, 1)
     harness.clock.advance(15_000)
-    assert restarted.is_away(back, 1)  # no phone came back: a bot plays the seat, as before the restart
+    assert restarted.connections.is_away(back, 1)  # no phone came back: a bot plays the seat, as before the restart
 
 
 def test_two_joins_at_once_each_get_their_own_seat():

@@ -126,7 +126,7 @@ def test_a_team_is_away_only_when_all_its_phones_are(harness: Harness):  # CROWN
     members = room.session.slots[0].members
     phones["Ana"].disconnect(namespace="/play")
     harness.clock.advance(60_000)
-    assert not harness.service.team_away(room, members)
+    assert not harness.service.connections.team_away(room, members)
     phones["Bob"].disconnect(namespace="/play")
     harness.clock.advance(60_000)
-    assert harness.service.team_away(room, members)
+    assert harness.service.connections.team_away(room, members)

@@ -1,0 +1,227 @@
+"""What the server sends the sockets by itself: every socket of a room its own view whenever the room changes, round
+trip probes, and the messages that go to one phone (kicked, a claim's or a house's answer). ``Broadcaster`` is the
+room service's transport: host/app.py wires its methods as the service's ``notify``, ``on_kick``, ``tell_phone`` and
+``on_moved``, and the app's probe task calls ``probe_all``.
+
+A broadcast is built once per audience and room: the TV's state once for all screens, the public view once for all
+spectators (encoded once, each spectator's own part spliced in: host/sockets.py ``Spliced``), and a spectator whose
+phone would show nothing new gets no message. Under eventlet a big room's changes are coalesced (``notify``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from host.sockets import Spliced, public_parts, shared_json
+
+log = logging.getLogger("throneroom.sockets")
+
+# Round trips (probe_all, a pass every PROBE_EVERY_MS of host/app.py, 0.5 s): a player's phone every PLAYER_PROBE_PASSES
+# passes (2 s), and at every pass while it has fewer than WARM_SAMPLES measures (a phone that joined a moment before a
+# game started had its honest claims judged against one or two round trips, and flagged); a spectator's every
+# SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure.
+PLAYER_PROBE_PASSES = 4
+SPECTATOR_PROBE_PASSES = 20
+WARM_SAMPLES = 4
+PACE_EVERY = 100  # a big room's broadcast lets the other green threads run after this many sockets (send_states)
+COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (notify)
+
+
+class Broadcaster:
+    """The broadcast of room states and the server's other messages to the sockets of one app (``rt``: its
+    host/app.py ``Runtime``); see the module docstring."""
+
+    def __init__(self, rt: Any):
+        self.rt = rt
+        self.service = rt.service
+        self.socketio = rt.socketio
+        coalesce = rt.coalesce_broadcasts
+        self.coalesce: bool = coalesce if coalesce is not None else self.socketio.async_mode == "eventlet"
+        self.pending: set[str] = set()  # big rooms with a change not yet sent
+        self.sending: set[str] = set()  # big rooms whose states a green thread is sending now
+        self.shown: dict[str, str] = {}  # room code -> what its spectators' phones last got, clock and version aside
+        self.own_sent: dict[str, dict[str, str]] = {}  # room code -> sid -> that spectator's own part last sent
+        self.warming: set[str] = set()  # players' phones with fewer than WARM_SAMPLES round trips: probed every pass
+        self.passes = 0  # probe passes so far (probe_all)
+
+    # ----- room states -----
+
+    def notify(self, code: str) -> None:
+        """Tell a room's audiences that it changed. In a big room under eventlet the sending is left to a green
+        thread of its own that runs as soon as the handler yields: changes that arrive together (a thousand
+        phones joining) are sent once, with the newest state, instead of once each (O(n) instead of O(n²)
+        messages). Smaller rooms are told at once: the few ms the deferral costs would shift fair timing."""
+        if not self.coalesce or len(self.service.connections.of_room(code)) < COALESCE_FROM:
+            self.send_states(code)  # a party-sized room: at once, from the handler itself, as it always was
+            return
+        if code in self.pending:
+            return
+        self.pending.add(code)
+        if code not in self.sending:  # else the green thread sending it now sends again once done
+            self.socketio.start_background_task(self.send_pending, code)
+
+    def send_pending(self, code: str) -> None:
+        """A big room's green thread: send its newest states until no change is left unsent."""
+        self.sending.add(code)
+        try:
+            while code in self.pending:  # one sender per room at a time: a phone never gets an older state after a
+                self.pending.discard(code)  # newer; a change from here on has it sent again
+                try:
+                    self.send_states(code, pace=True)
+                except Exception:  # one room's trouble must not silence the others
+                    log.exception("room %s: sending its state failed", code)
+        finally:
+            self.sending.discard(code)
+
+    def send_states(self, code: str, pace: bool = False) -> None:
+        """Every socket of the room gets its view. With ``pace`` (a big room's coalesced send), the loop lets the
+        other green threads run every ``PACE_EVERY`` sockets: five thousand views in one go held up the ticker long
+        enough for the worker to lose its lease on the room (the 5,000-phone benchmark on workers)."""
+        service, socketio, relay = self.service, self.socketio, self.rt.relay
+        room = service.rooms.get(code)
+        if room is None:
+            return
+        cache: dict[Any, dict[str, Any]] = {}
+        spectators_changed = True
+        own_before, own_now = self.own_sent.get(code, {}), {}
+        relayed: dict[str, Any] | None = {} if relay is not None else None
+        for i, (sid, seat_id) in enumerate(list(service.connections.of_room(code).items())):
+            if pace and i and i % PACE_EVERY == 0:
+                socketio.sleep(0)
+            as_host = seat_id is None and sid in self.rt.host_sids
+            key = (seat_id, as_host)
+            seat = room.seats.get(seat_id) if seat_id is not None else None
+            if seat is not None and seat.role == "spectator":  # the public view, built and encoded once
+                if "spectators" not in cache:
+                    shared, encoded, audience = public_parts(service, room)
+                    cache["spectators"] = shared
+                    seen = shared_json({**shared, "version": 0, "spectator_count": 0,
+                                        "game": shared["game"] and {**shared["game"], "now_ms": 0}})
+                    spectators_changed = self.shown.get(code) != seen
+                    self.shown[code] = seen
+                state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded, audience)
+                own = state.own_json()
+                own_now[sid] = own
+                if not spectators_changed and own_before.get(sid) == own:
+                    continue  # nothing this phone shows changed (someone joined, say): no message to it
+                if relayed is not None and sid in relay.remote:
+                    relayed[sid] = state  # a phone on another worker: one message per worker (host/relay.py)
+                    continue
+                socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
+                continue
+            if key not in cache:
+                cache[key] = service.view(room, seat_id, as_host)
+            namespace = "/tv" if seat_id is None else "/play"
+            socketio.emit("state", cache[key], to=sid, namespace=namespace, ignore_queue=True)
+        self.own_sent[code] = own_now
+        if relayed:
+            relay.send_states(code, relayed)
+
+    # ----- round trips -----
+
+    def probe(self, sid: str) -> None:
+        """Measure the round trip to one phone: the server times its own message and the phone's ack."""
+        service = self.service
+        sent = service.clock.monotonic_ms()
+
+        def answered(*_: Any) -> None:
+            service.connections.record_rtt(sid, service.clock.monotonic_ms() - sent)
+            if self.rt.relay is not None:  # a phone this worker relays: its round trip goes with its answers
+                self.rt.relay.record_rtt(sid, service.clock.monotonic_ms() - sent)
+
+        self.socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
+                           ignore_queue=True)
+        if sid not in self.warming and self.is_player(sid) and \
+                len(service.connections.rtts.get(sid, ())) < WARM_SAMPLES:
+            self.warming.add(sid)
+
+    def probe_all(self) -> None:
+        """One probe pass (every PROBE_EVERY_MS, host/app.py): measure the round trips due (see PLAYER_PROBE_PASSES),
+        letting the other green threads run every ``PACE_EVERY`` probes. Five thousand spectators probed every two
+        seconds in one go held the worker's loop for more than a second each time (the 5,000-phone benchmark on
+        workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly. Only
+        every PLAYER_PROBE_PASSES-th pass looks at every phone; the others probe just the players' phones still
+        warming up (a look at 7,500 sockets every half second cost a crowd's worker a tenth of its time)."""
+        connections, relay = self.service.connections, self.rt.relay
+        self.passes += 1
+        sent = 0
+
+        def every(n: int) -> bool:  # the first pass probes everyone
+            return (self.passes - 1) % n == 0
+
+        def send(sid: str) -> None:
+            nonlocal sent
+            self.probe(sid)
+            sent += 1
+            if sent % PACE_EVERY == 0:
+                self.socketio.sleep(0)
+
+        for sid in list(self.warming):
+            if sid not in connections.sids or len(connections.rtts.get(sid, ())) >= WARM_SAMPLES or \
+                    not self.is_player(sid):
+                self.warming.discard(sid)
+            elif not every(PLAYER_PROBE_PASSES):  # (else probed below with everyone)
+                send(sid)
+        if not every(PLAYER_PROBE_PASSES):
+            return
+        spectators = every(SPECTATOR_PROBE_PASSES)
+        for sid, (code, seat_id) in list(connections.sids.items()):
+            if seat_id is None or not self.local(sid):
+                continue
+            room = self.service.rooms.get(code)
+            seat = room.seats.get(seat_id) if room is not None else None
+            if spectators or seat is None or seat.role != "spectator" or sid not in connections.rtts:
+                send(sid)
+        if relay is not None:  # relayed phones are all spectators
+            for sid in list(relay.local):
+                if spectators or sid not in relay.rtts:
+                    send(sid)
+
+    def is_player(self, sid: str) -> bool:
+        """Whether a socket is a phone of this worker seated as a player (not a TV, not a spectator)."""
+        code, seat_id = self.service.connections.sids.get(sid, (None, None))
+        room = self.service.rooms.get(code) if seat_id is not None else None
+        seat = room.seats.get(seat_id) if room is not None else None
+        return seat is not None and seat.role != "spectator" and self.local(sid)
+
+    # ----- single phones and closing -----
+
+    def local(self, sid: str) -> bool:
+        """Whether a socket is this worker's own (else a phone relayed by another worker: host/relay.py)."""
+        return self.rt.relay is None or sid not in self.rt.relay.remote
+
+    def tell_phone(self, sid: str, event: str, data: dict[str, Any]) -> None:
+        """One message to one phone (a claim's answer, a house request's): a relayed phone gets it through
+        Flask-SocketIO's message queue."""
+        self.socketio.emit(event, data, to=sid, namespace="/play", ignore_queue=self.local(sid))
+
+    def kick(self, code: str, seat_id: int) -> None:
+        """The host removed a seat: each of its phones is told ``kicked`` and disconnected from the room."""
+        for sid, seat in list(self.service.connections.of_room(code).items()):
+            if seat == seat_id:  # a relayed phone gets it through Flask-SocketIO's message queue
+                self.socketio.emit("kicked", {"code": code}, to=sid, namespace="/play", ignore_queue=self.local(sid))
+                self.service.connections.disconnect(sid)
+
+    def moved(self, code: str, sids: list[str]) -> None:
+        """The room left this worker (handed over, or taken by another): close its sockets at the Engine.IO level, as a
+        stop does, so that the pages reconnect by themselves, through HAProxy, to the worker that now holds it."""
+        if self.rt.relay is not None:
+            for sid in sids:
+                self.rt.relay.forget(sid)  # relayed phones: told by the new holder's announcement (host/relay.py)
+        self.close_sockets(sids)
+
+    def close_sockets(self, sids: list[str]) -> None:
+        """Close these sockets of this worker at the Engine.IO level: their pages reconnect by themselves."""
+        server = self.socketio.server
+        eio = server.eio
+        for sid in sids:
+            self.rt.host_sids.discard(sid)
+            for namespace in ("/tv", "/play"):
+                eio_sid = server.manager.eio_sid_from_sid(sid, namespace)
+                socket = eio.sockets.get(eio_sid) if eio_sid else None
+                if socket is not None:
+                    try:
+                        socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+                    except Exception:  # one broken socket must not keep the others open
+                        log.warning("could not close socket %s", sid, exc_info=True)

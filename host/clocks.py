@@ -1,0 +1,267 @@
+"""Each room's game clock and what comes due on it, which the ticker (``RoomService.tick``, one background task of
+host/app.py) fires: timeouts and bot moves, audience questions to score; and the ticker's upkeep of the rooms this
+process holds: game clocks written (so a restart resumes every timer exactly), a worker's room leases renewed and
+handed over (host/lease.py, docs/scaling.md), rooms without activity for their time to live deleted.
+
+A game clock runs only while its game runs unpaused: it is anchored, at every event, to the monotonic clock, so
+pauses and restarts cost no timer anything. Only the rooms whose game runs (``running``) are looked at each tick:
+idle rooms cost nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from host.lease import RENEW_MS
+from host.room import Room, RoomError, new_bot_rng
+
+if TYPE_CHECKING:
+    from host.service import RoomService
+
+log = logging.getLogger("throneroom.rooms")
+
+GRACE_MS = 250  # answers in flight at the deadline are still taken (design.md, fair timing)
+CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
+EXPIRE_EVERY_MS = 60_000  # how often the ticker looks for rooms past their time
+
+
+@dataclass
+class BotPlan:
+    """A bot's next move, due at a game time, valid while the game's step is unchanged."""
+
+    due_ms: int
+    step: Any
+    action: Any
+
+
+class Clocks:
+    """The game clocks and the ticker's work for one service's rooms; see the module docstring."""
+
+    def __init__(self, service: RoomService):
+        self.service = service
+        self.anchors: dict[str, tuple[int, int]] = {}  # code -> (monotonic ms, game ms) at the last event
+        self.running: set[str] = set()  # codes of the rooms whose game runs: the only ones the ticker looks at
+        self.active_ms: dict[str, int] = {}  # code -> wall ms of the room's last event or connection
+        self.saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
+        self.bot_plans: dict[tuple[str, int], BotPlan] = {}
+        self.expired_checked: int | None = None  # monotonic ms of the last look for expired rooms
+        self.renewed_ms: int | None = None  # monotonic ms of the last lease renewal (workers)
+
+    # ----- the game clock -----
+
+    def game_now(self, room: Room) -> int:
+        """The room's game clock: it runs only while a game runs unpaused, so pauses and restarts are free."""
+        mono_at, game_at = self.anchors[room.code]
+        if room.phase != "playing" or room.paused:
+            return game_at
+        return game_at + max(0, self.service.clock.monotonic_ms() - mono_at)
+
+    def add(self, room: Room, active_ms: int | None = None) -> None:
+        """A room this process now holds: its clock starts from its game time now; its last activity was at wall ms
+        ``active_ms`` (now if not given)."""
+        clock = self.service.clock
+        self.active_ms[room.code] = active_ms if active_ms is not None else clock.wall_ms()
+        self.anchors[room.code] = (clock.monotonic_ms(), room.game_ms)
+        self._track(room)
+
+    def applied(self, room: Room) -> None:
+        """An event was applied to the room (``RoomService.submit``): its clock goes on from the event's game time,
+        and the room was active now."""
+        clock = self.service.clock
+        self.anchors[room.code] = (clock.monotonic_ms(), room.game_ms)
+        self.active_ms[room.code] = clock.wall_ms()
+        self._track(room)
+
+    def touch(self, code: str, *, if_known: bool = False) -> None:
+        """A socket came or went: the room was active now (with ``if_known``, only a room this process still
+        holds)."""
+        if not if_known or code in self.active_ms:
+            self.active_ms[code] = self.service.clock.wall_ms()
+
+    def _track(self, room: Room) -> None:
+        """Keep ``running`` true to the room's phase (after every event)."""
+        if room.phase == "playing":
+            self.running.add(room.code)
+        else:
+            self.running.discard(room.code)
+
+    def resume(self) -> None:
+        """Start every room's game clock again from where it stood, now that the server is serving: the seconds the
+        server took to start count for no timer (a restart resumes each timer with the time it had)."""
+        service = self.service
+        now = service.clock.monotonic_ms()
+        for code, _room in list(service.rooms.items()):
+            with service.locks[code]:
+                self.anchors[code] = (now, self.anchors[code][1])
+
+    def forget(self, code: str) -> None:
+        """The room left this process: drop its clock, activity and bots' plans."""
+        for table in (self.anchors, self.active_ms, self.saved):
+            table.pop(code, None)
+        self.running.discard(code)
+        for key in [k for k in self.bot_plans if k[0] == code]:
+            del self.bot_plans[key]
+
+    def next_wakeup_ms(self) -> int:
+        """How long the ticker may sleep: short while any game runs, longer otherwise."""
+        rooms = self.service.rooms
+        running = any(not rooms[c].paused for c in self.running if c in rooms)
+        return 50 if running else 250
+
+    # ----- what comes due -----
+
+    def due_deadline(self, room: Room) -> int | None:
+        """When the room's current timed step ends, with the grace for answers in flight."""
+        session = room.session
+        if session is None or session.is_over or room.paused:
+            return None
+        deadline = session.game.deadline(session.state)
+        if deadline is not None and any(session.game.answer_window(session.state, s.index) for s in session.slots):
+            deadline += GRACE_MS  # answers already on their way are still taken
+        return deadline
+
+    def catch_up(self, room: Room, limit: int = 20) -> None:
+        """Fire every timeout that is due now, before anything else happens in the room."""
+        for _ in range(limit):
+            deadline = self.due_deadline(room)
+            if deadline is None or self.game_now(room) < deadline:
+                return
+            self.service.submit(room, "timeout", {})
+
+    def fire_due(self) -> None:
+        """Fire due timeouts and bot moves in every room whose game runs, and score the audience questions whose
+        answers are all in (their grace over)."""
+        service = self.service
+        audience = service.audience
+        scoring = {c for c, a in audience.rooms.items() if a.question is not None and not a.question.scored}
+        codes = self.running | scoring  # no other room has anything due: idle rooms cost nothing
+        for room in [service.rooms[c] for c in sorted(codes) if c in service.rooms]:
+            seq = room.seq
+            try:
+                self.tick_room(room)
+            except RoomError as error:  # a race with a person's action: the next tick looks again
+                log.debug("room %s tick: %s", room.code, error.message)
+            if room.seq != seq:  # it fired something: let its broadcast and waiting handlers go first
+                service.yield_now()
+            if room.code in audience.rooms:
+                with service.locks[room.code]:
+                    scored = audience.score_due(room, self.game_now(room), GRACE_MS)
+                if scored:
+                    room.version += 1
+                    service.notify(room.code)
+
+    def tick_room(self, room: Room) -> None:
+        """Fire the room's timeout if it is due, else the first bot move that is due (a bot plays a seat whose
+        phones are all away, too): at most one event per tick and room."""
+        service = self.service
+        session = room.session
+        if session is None or session.is_over or room.paused:
+            return
+        deadline = self.due_deadline(room)
+        if deadline is not None and self.game_now(room) >= deadline:
+            service.submit(room, "timeout", {})
+            return
+        now = self.game_now(room)
+        for slot in session.slots:
+            if not slot.is_bot and not service.connections.team_away(room, slot.members):
+                continue
+            key = (room.code, slot.index)
+            if not session.game.can_act(session.state, slot.index):
+                self.bot_plans.pop(key, None)
+                continue
+            step = session.game.step(session.state)
+            plan = self.bot_plans.get(key)
+            if plan is None or plan.step != (step if step is not None else room.seq):
+                decision = session.game.bot_action(session.state, slot.index, new_bot_rng(room, slot.index))
+                if decision is None:
+                    continue
+                action, delay = decision
+                plan = BotPlan(now + max(0, int(delay)), step if step is not None else room.seq, action)
+                self.bot_plans[key] = plan
+            if now >= plan.due_ms:
+                del self.bot_plans[key]
+                service.submit(room, "action", {"slot": slot.index, "action": plan.action,
+                                                "step": None, "by": "bot"})
+                return
+
+    # ----- upkeep -----
+
+    def save(self, every_ms: int = CLOCK_SAVE_MS) -> None:
+        """Write the game clock of every room whose clock moved ``every_ms`` or more since it was last written (0:
+        every room whose clock moved at all, as the server stops)."""
+        service = self.service
+        due: dict[str, int] = {}
+        for code in list(self.running if every_ms else service.rooms):  # a stopped clock was written at its last
+            room = service.rooms[code]  # event (a stop, ``every_ms`` 0, looks at every room)
+            now = self.game_now(room)
+            if now - self.saved.get(code, room.game_ms) >= max(1, every_ms):
+                due[code] = now
+        if not due:
+            return
+        try:
+            written, lost = service.store.save_clocks(due)
+        except Exception:  # the database is busy: the next tick writes a newer clock anyway
+            log.warning("could not write the game clocks of %d room(s)", len(due), exc_info=True)
+            return
+        self.saved.update({code: due[code] for code in written})
+        for code in lost:
+            log.warning("room %s: another worker took it", code)
+            service.room_moved(code)
+
+    def renew_leases(self) -> None:
+        """A worker, once every ``RENEW_MS``: renew its rooms' leases; drop the rooms another worker took meanwhile,
+        and hand over those another worker asked for (clock written and lease released in one transaction, then the
+        room's sockets closed: they reconnect through HAProxy to the worker that asked)."""
+        service = self.service
+        leases = service.store.leases
+        now = service.clock.monotonic_ms()
+        if leases is None or (self.renewed_ms is not None and now - self.renewed_ms < RENEW_MS):
+            return
+        self.renewed_ms = now
+        try:
+            renewal = leases.renew()
+        except Exception:  # the database is out of reach: the leases run on until they expire; try again next tick
+            log.warning("could not renew the room leases", exc_info=True)
+            return
+        for code in renewal.lost:
+            log.warning("room %s: another worker took it", code)
+            service.room_moved(code)
+        for code in renewal.wanted:
+            room = service.rooms.get(code)
+            try:
+                with service.locks.get(code) or threading.RLock():
+                    clock = {code: self.game_now(room)} if room is not None else {}
+                    service.store.save_clocks(clock, release=code)
+            except Exception:
+                log.warning("room %s: could not hand it over", code, exc_info=True)
+                continue
+            log.info("room %s: handed over to the worker that asked", code)
+            service.room_moved(code)
+
+    def expire(self) -> list[str]:
+        """Delete the rooms without activity (an event or a connection) for the rooms' time to live and no one
+        connected, from memory and the database, so that their codes can be drawn again; once a minute, from the
+        ticker. Returns their codes."""
+        service = self.service
+        now = service.clock.monotonic_ms()
+        if self.expired_checked is not None and now - self.expired_checked < EXPIRE_EVERY_MS:
+            return []
+        self.expired_checked = now
+        before = service.clock.wall_ms() - service.room_ttl_ms
+        stale = [code for code, at in list(self.active_ms.items())
+                 if at < before and not service.connections.of_room(code) and code in service.rooms]
+        with service.registry_lock:
+            for code in stale:
+                service.forget(code)
+            try:
+                gone = service.store.expire_rooms(before, keep=set(service.rooms))
+            except Exception:  # the database is busy: the next look deletes them
+                log.warning("could not delete expired rooms", exc_info=True)
+                return stale
+        if stale or gone:
+            log.info("deleted %d room(s) without activity for %d h", len(set(stale) | set(gone)),
+                     service.room_ttl_ms // 3_600_000)
+        return sorted(set(stale) | set(gone))

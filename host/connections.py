@@ -1,0 +1,204 @@
+"""Who is connected to the rooms of this process: the TVs' and phones' sockets, each seat's phones, since when a seat's
+phones are all gone, and each socket's round trips, with which an answer's claimed time is judged (``measure``, the
+fair timing of design.md and docs/protocol.md section 10).
+
+Connections are not logged: they are not part of the game. A room restored from its log has none yet, and every
+seat counts as just dropped (``all_away``) until a phone of it comes back.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from engine.core import Timing
+from host.room import Room
+
+if TYPE_CHECKING:
+    from host.service import RoomService
+
+MIN_REACTION_MS = 100  # nobody reads, decides and taps faster; a smaller claim is not believed
+TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estimate wobble by this much
+RTT_SAMPLES = 8
+RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
+AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
+LINEUP_CHECK_MS = 1000  # how often the ticker looks for seat graces that ran out (``watch_lineups``)
+
+
+class Connections:
+    """The sockets of one service's rooms; see the module docstring."""
+
+    def __init__(self, service: RoomService):
+        self.service = service
+        self.sockets: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
+        self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)
+        self.seat_sockets: dict[str, Counter[int]] = {}  # code -> seat id -> its phones connected (connected_seats)
+        self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
+        self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
+        self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (watch_lineups)
+
+    # ----- sockets -----
+
+    def connect(self, room: Room, sid: str, seat_id: int | None) -> None:
+        """Record a socket as the TV (None) or a seat's phone; a socket follows one room at a time."""
+        service = self.service
+        previous = self.sids.get(sid)
+        if previous is not None and previous[0] != room.code:
+            self.disconnect(sid)
+        elif previous is not None and previous[1] is not None:  # the same socket, seated anew (a join after a watch)
+            self._seat_socket(room.code, previous[1], -1)
+        self.sockets.setdefault(room.code, {})[sid] = seat_id
+        self.sids[sid] = (room.code, seat_id)
+        if seat_id is not None:
+            self._seat_socket(room.code, seat_id, 1)
+        service.clocks.touch(room.code)
+        if seat_id is not None:
+            self.away_since.pop((room.code, seat_id), None)
+        room.version += 1
+        service.notify(room.code)
+
+    def disconnect(self, sid: str) -> str | None:
+        """Forget a socket; returns the code of the room it was in."""
+        service = self.service
+        found = self.sids.pop(sid, None)
+        self.rtts.pop(sid, None)
+        if found is None:
+            return None
+        code, seat_id = found
+        self.sockets.get(code, {}).pop(sid, None)
+        if seat_id is not None:
+            self._seat_socket(code, seat_id, -1)
+        service.houses.left(code, sid, seat_id)  # its own request ends, and one to a house with no one here any more
+        service.clocks.touch(code, if_known=True)  # the room's time to live counts from when the last one left
+        if seat_id is not None and seat_id not in self.connected_seats(code):
+            self.away_since[(code, seat_id)] = service.clock.monotonic_ms()
+        room = service.rooms.get(code)
+        if room is not None:
+            room.version += 1
+        service.notify(code)
+        return code
+
+    def where(self, sid: str) -> tuple[str, int | None] | None:
+        """The room code and seat (None: a TV) a socket follows."""
+        return self.sids.get(sid)
+
+    def of_room(self, code: str) -> dict[str, int | None]:
+        """A room's sockets, sid -> seat id (None: a TV); the live table, to be copied before anything it calls
+        connects or disconnects a socket."""
+        return self.sockets.get(code, {})
+
+    def connected_seats(self, code: str) -> Collection[int]:
+        """The seats with at least one connected phone (kept as phones come and go: a room of thousands asks it for
+        each of its players at every view)."""
+        return self.seat_sockets.get(code, {}).keys()
+
+    def _seat_socket(self, code: str, seat_id: int, change: int) -> None:
+        """One more (``1``) or one fewer (``-1``) connected phone of a seat."""
+        counts = self.seat_sockets.setdefault(code, Counter())
+        counts[seat_id] += change
+        if counts[seat_id] <= 0:
+            del counts[seat_id]
+
+    def forget(self, code: str) -> list[str]:
+        """Drop everything about a room's sockets (the room left this process); returns the sockets it had."""
+        sids = list(self.sockets.pop(code, {}))
+        self.seat_sockets.pop(code, None)
+        for key in [k for k in self.away_since if k[0] == code]:
+            del self.away_since[key]
+        for sid in sids:
+            self.sids.pop(sid, None)
+            self.rtts.pop(sid, None)
+        return sids
+
+    # ----- seats whose phones are gone -----
+
+    def all_away(self, room: Room) -> None:
+        """A room just loaded: no phone is here yet, each active seat is away from now, as if it just dropped."""
+        now = self.service.clock.monotonic_ms()
+        for seat in room.active_seats():
+            self.away_since[(room.code, seat.id)] = now
+
+    def is_away(self, room: Room, seat_id: int | None) -> bool:
+        """Whether a seat's phone has been gone longer than the grace, so a bot plays for it meanwhile (CAMP-D13);
+        it takes the seat back the moment a phone of the seat reconnects."""
+        if seat_id is None:
+            return False
+        since = self.away_since.get((room.code, seat_id))
+        grace = max(3000, int(AWAY_GRACE_MS * self.service.timer_scale))
+        return since is not None and self.service.clock.monotonic_ms() - since >= grace
+
+    def team_away(self, room: Room, members: list[int]) -> bool:
+        """Whether every phone playing a game seat is away (one seat, or all members of a team)."""
+        return bool(members) and all(self.is_away(room, m) for m in members)
+
+    def gone(self, room: Room, seat_id: int) -> bool:
+        """Whether a seat's phone has been gone longer than the room's seat grace (not seated in the next game)."""
+        if seat_id in self.connected_seats(room.code):
+            return False
+        since = self.away_since.get((room.code, seat_id))
+        return since is not None and self.service.clock.monotonic_ms() - since >= room.seat_grace_s * 1000
+
+    def watch_lineups(self) -> None:
+        """A phone gone past the seat grace leaves the next game's lineup with no event: once a second (the ticker),
+        tell each room in which such a grace ran out since the last look (a few arithmetic steps per absent seat)."""
+        service = self.service
+        now = service.clock.monotonic_ms()
+        last = self.lineups_checked
+        if now - last < LINEUP_CHECK_MS:
+            return
+        self.lineups_checked = now
+        changed = set()
+        for (code, _seat), since in list(self.away_since.items()):
+            room = service.rooms.get(code)
+            if room is not None and last < since + room.seat_grace_s * 1000 <= now:
+                changed.add(code)
+        for code in changed:
+            room = service.rooms[code]
+            if room.phase != "playing":
+                room.version += 1
+                service.notify(code)
+
+    # ----- round trips and fair timing -----
+
+    def record_rtt(self, sid: str, rtt_ms: float) -> None:
+        """A round trip the server measured to this socket."""
+        if sid in self.sids and 0 <= rtt_ms < 60_000:
+            self.rtts.setdefault(sid, deque(maxlen=RTT_SAMPLES)).append(int(rtt_ms))
+
+    def relayed_rtt(self, sid: str, rtt_ms: int) -> None:
+        """A relayed phone's round trip as the worker relaying it measured it (host/relay.py, sent with its answer):
+        it stands alone for the phone's recent round trips."""
+        self.rtts[sid] = deque([rtt_ms], maxlen=RTT_SAMPLES)
+
+    def rtt_bound(self, sid: str | None) -> int:
+        """The socket's recent round trip: the largest of the last few, within sane limits."""
+        samples = self.rtts.get(sid) if sid else None
+        if not samples:
+            return RTT_UNKNOWN_MS
+        return max(RTT_FLOOR_MS, min(RTT_CEILING_MS, max(samples)))
+
+    def measure(self, unlock_ms: int, receipt_ms: int, claimed: float | None, sid: str | None) -> Timing:
+        """The fair effective time of an answer (design.md).
+
+        The server saw ``seen = receipt - unlock``. The phone counted from its own unlock, which it placed with
+        its clock estimate (off by at most half a round trip), and its answer then travelled up to a round trip:
+        an honest claim lies in ``[seen - rtt, seen + rtt/2]`` (each widened by a small slack for the server's
+        own scheduling) and is taken as it is. A claim slower than that is
+        clamped to the upper edge; a claim faster than the network or than any person (under 100 ms) is not
+        believed and gets the upper edge too, so a phone that claims 0 ms never beats an honest phone with the
+        same true time. No claim (a phone without a clock, a bot): the server's own measure."""
+        seen = max(0, receipt_ms - unlock_ms)
+        rtt = self.rtt_bound(sid)
+        upper = seen + rtt // 2 + TIMING_SLACK_MS
+        if claimed is None or not math.isfinite(claimed) or abs(claimed) > 3_600_000:  # NaN, Infinity: no claim
+            return Timing(seen, receipt_ms, unlock_ms, None, rtt, "no_claim")
+        claim = round(claimed)
+        if claim > upper:
+            return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "slower_than_seen")
+        if claim < seen - rtt - TIMING_SLACK_MS:
+            return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "faster_than_network")
+        if claim < MIN_REACTION_MS:
+            return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "faster_than_human")
+        return Timing(claim, receipt_ms, unlock_ms, claim, rtt, "")

@@ -1,0 +1,209 @@
+"""host/broadcast.py ``Broadcaster``, through Flask-SocketIO's test clients on a fake clock: every socket of a room gets
+its own view when the room changes, at once in a party-sized room and coalesced in a big one; a spectator is not sent
+what its phone already shows; round trips are probed as often as fair timing needs; a kicked seat's phones are told
+and let go; a room that moved to another worker has its sockets closed, so that they reconnect there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from host.broadcast import COALESCE_FROM, PLAYER_PROBE_PASSES, SPECTATOR_PROBE_PASSES, WARM_SAMPLES
+from tests.conftest import Harness, control
+
+
+def sid_of(harness: Harness, client: Any, namespace: str = "/play") -> str:
+    """The server's Socket.IO sid of a test client's socket."""
+    return harness.rt.socketio.server.manager.sid_from_eio_sid(client.eio_sid, namespace)
+
+
+def states(client: Any, namespace: str = "/play") -> list[dict[str, Any]]:
+    """The state messages a client received since the last look."""
+    return [m["args"][0] for m in client.get_received(namespace) if m["name"] == "state"]
+
+
+def record_tasks(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple[Any, ...]]]:
+    """Background tasks the app starts are recorded instead of run (the test runs them when it chooses)."""
+    tasks: list[tuple[Any, tuple[Any, ...]]] = []
+    monkeypatch.setattr(harness.rt.socketio, "start_background_task", lambda task, *args: tasks.append((task, args)))
+    return tasks
+
+
+def test_a_party_room_is_sent_at_once_and_every_socket_gets_its_own_view(monkeypatch: pytest.MonkeyPatch):
+    harness = Harness(COALESCE_BROADCASTS=True)  # coalescing on: a small room is still told at once
+    tasks = record_tasks(harness, monkeypatch)
+    code, tv = harness.host_room()
+    viewer = harness.tv()
+    assert viewer.emit("watch", {"code": code}, namespace="/tv", callback=True)["ok"]
+    ana, _ = harness.join(code, "Ana")
+    bob, _ = harness.join(code, "Bob")
+    fan, _ = harness.join(code, "Fan", "spectator")
+    assert control(tv, "select_game", game="tally")["ok"] and control(tv, "start")["ok"]
+    for client, namespace in ((tv, "/tv"), (viewer, "/tv"), (ana, "/play"), (bob, "/play"), (fan, "/play")):
+        client.get_received(namespace)
+    assert control(tv, "pause")["ok"]
+    room = harness.service.room(code)
+    got = {name: states(client, namespace) for name, client, namespace in
+           (("tv", tv, "/tv"), ("viewer", viewer, "/tv"), ("Ana", ana, "/play"), ("Bob", bob, "/play"),
+            ("Fan", fan, "/play"))}
+    assert tasks == [], "a party-sized room's broadcast was deferred"
+    assert {name: len(sent) for name, sent in got.items()} == dict.fromkeys(got, 1)  # each one state, at once
+    state = {name: sent[0] for name, sent in got.items()}
+    assert all(s["paused"] is True and s["version"] == room.version for s in state.values())
+    assert state["tv"]["host"] is True and "claims" in state["tv"]  # the host's screen
+    assert state["viewer"]["host"] is False and "claims" not in state["viewer"]
+    assert "me" not in state["tv"] and "me" not in state["viewer"]
+    slots = {s["name"]: s["index"] for s in state["tv"]["game"]["slots"]}
+    for name in ("Ana", "Bob"):  # a player: its own seat and its own game view
+        assert state[name]["me"]["name"] == name and state[name]["game"]["you"] == slots[name]
+        assert "legal" in state[name]["game"]["view"]
+    assert state["Fan"]["me"]["name"] == "Fan" and state["Fan"]["me"]["role"] == "spectator"
+    assert state["Fan"]["game"]["you"] is None and "legal" not in state["Fan"]["game"]["view"]
+    assert "legal" not in state["tv"]["game"]["view"]
+
+
+def test_a_big_rooms_changes_are_coalesced_into_one_send_of_the_newest_state(monkeypatch: pytest.MonkeyPatch):
+    harness = Harness(COALESCE_BROADCASTS=True)
+    tasks = record_tasks(harness, monkeypatch)
+    code, tv = harness.host_room()
+    ana, _ = harness.join(code, "Ana")
+    fans = [harness.join(code, f"Fan {i}", "spectator")[0] for i in range(COALESCE_FROM - 2)]
+    assert len(harness.service.connections.of_room(code)) == COALESCE_FROM
+    for task, args in tasks:  # the joins' own broadcasts
+        task(*args)
+    tasks.clear()
+    phones = [ana, *fans]
+    for client in phones:
+        client.get_received("/play")
+    tv.get_received("/tv")
+    assert control(tv, "lock", locked=True)["ok"]  # three changes in a row
+    assert control(tv, "select_game", game="tally")["ok"]
+    assert control(tv, "settings", game="tally", settings={"bots": False})["ok"]
+    assert len(tasks) == 1, "each change of a big room started a send of its own"
+    assert states(tv, "/tv") == [] and all(states(client) == [] for client in phones)  # nothing sent yet
+    task, args = tasks.pop()
+    task(*args)
+    room = harness.service.room(code)
+    for client, namespace in ((tv, "/tv"), *((client, "/play") for client in phones)):
+        sent = states(client, namespace)
+        assert len(sent) == 1, "a socket of the big room got more (or less) than one state"
+        assert sent[0]["version"] == room.version and sent[0]["locked"] is True
+        assert sent[0]["selected_game"] == "tally"
+
+    broadcaster = harness.rt.broadcaster  # a change while the room's states go out: the same task sends again
+    real = broadcaster.send_states
+    sends: list[bool] = []
+
+    def sending(code: str, pace: bool = False) -> None:
+        sends.append(pace)
+        real(code, pace)
+        if len(sends) == 1:
+            assert control(tv, "lock", locked=False)["ok"]
+
+    monkeypatch.setattr(broadcaster, "send_states", sending)
+    assert control(tv, "settings", game="tally", settings={"bots": True})["ok"]
+    task, args = tasks.pop()
+    task(*args)
+    assert tasks == [] and sends == [True, True]  # paced, as a big room's send is
+    assert states(tv, "/tv")[-1]["locked"] is False
+    assert all(states(client)[-1]["locked"] is False for client in phones)
+
+
+def test_a_spectator_whose_view_did_not_change_gets_no_message(harness: Harness):
+    code, tv = harness.host_room()
+    ana, _ = harness.join(code, "Ana")
+    fan, _ = harness.join(code, "Fan", "spectator")
+    gil, _ = harness.join(code, "Gil", "spectator")
+    for client in (ana, fan, gil):
+        client.get_received("/play")
+    tv.get_received("/tv")
+    viewer = harness.tv()  # another screen starts watching: the room's version moves, a phone shows nothing new
+    assert viewer.emit("watch", {"code": code}, namespace="/tv", callback=True)["ok"]
+    assert len(states(tv, "/tv")) == 1 and len(states(ana)) == 1  # a player's phone is always sent its state
+    assert states(fan) == [] and states(gil) == []
+    assert fan.emit("rename", {"name": "Fanny"}, namespace="/play", callback=True)["ok"]  # only its own part
+    renamed = states(fan)
+    assert len(renamed) == 1 and renamed[0]["me"]["name"] == "Fanny"
+    assert states(gil) == []
+    assert control(tv, "lock", locked=True)["ok"]  # something both phones show
+    assert [s["locked"] for s in states(fan)] == [True] and [s["locked"] for s in states(gil)] == [True]
+
+
+def test_round_trips_are_measured_often_for_players_and_at_once_for_a_newcomer_rarely_for_spectators():
+    """``probe_all``: a player every PLAYER_PROBE_PASSES passes (fair timing among players) and at every pass until
+    it has WARM_SAMPLES measures (a phone that joined a moment before the start had honest claims judged against one
+    round trip, and flagged: tests/test_fair_timing.py); a spectator every SPECTATOR_PROBE_PASSES passes, or every
+    PLAYER_PROBE_PASSES until it has a first measure (a crowd of thousands probed every two seconds held the worker's
+    loop)."""
+    harness = Harness()
+    code, _tv = harness.host_room()
+    player, player_joined = harness.join(code, "Ana")
+    newcomer, _ = harness.join(code, "Bob")
+    fan, fan_joined = harness.join(code, "Fan", role="spectator")
+    new_fan, _ = harness.join(code, "New", role="spectator")
+    connections = harness.service.connections
+    sid_of_seat = {seat: sid for sid, (c, seat) in connections.sids.items()}
+    for _ in range(WARM_SAMPLES):
+        connections.record_rtt(sid_of_seat[player_joined["seat"]], 40)  # measured enough already
+    connections.record_rtt(sid_of_seat[fan_joined["seat"]], 40)  # measured once already
+    for client in (player, newcomer, fan, new_fan):
+        client.get_received("/play")
+    passes = 2 * SPECTATOR_PROBE_PASSES
+    for _ in range(passes):
+        harness.rt.broadcaster.probe_all()
+
+    def probes(client: Any) -> int:
+        return sum(m["name"] == "sync" for m in client.get_received("/play"))
+
+    assert probes(player) == passes // PLAYER_PROBE_PASSES
+    assert probes(newcomer) == passes, "a player's phone with too few round trips was not probed at every pass"
+    assert probes(fan) == 2, "a measured spectator was probed more (or less) than every SPECTATOR_PROBE_PASSES"
+    assert probes(new_fan) == passes // PLAYER_PROBE_PASSES  # until its first measure comes back
+
+
+def test_a_kicked_seat_is_told_on_each_of_its_phones_and_let_go(harness: Harness):
+    code, tv = harness.host_room()
+    ana, joined = harness.join(code, "Ana")
+    again = harness.phone()  # Ana's second phone, on the same seat
+    assert again.emit("hello", {"code": code, "token": joined["token"]}, namespace="/play", callback=True)["ok"]
+    bob, bob_joined = harness.join(code, "Bob")
+    for client in (ana, again, bob):
+        client.get_received("/play")
+    assert control(tv, "kick", seat=joined["seat"])["ok"]
+    connections = harness.service.connections
+    for client in (ana, again):
+        kicked = [m["args"][0] for m in client.get_received("/play") if m["name"] == "kicked"]
+        assert kicked == [{"code": code}]
+        assert connections.where(sid_of(harness, client)) is None  # no longer the seat's phone
+    assert joined["seat"] not in connections.connected_seats(code)
+    assert not any(m["name"] == "kicked" for m in bob.get_received("/play"))
+    assert connections.where(sid_of(harness, bob)) == (code, bob_joined["seat"])
+
+
+def test_a_moved_rooms_sockets_are_closed_so_that_they_reconnect_to_its_new_holder(harness: Harness):
+    """A room handed over or taken by another worker (``RoomService.room_moved``): its sockets are closed at the
+    Engine.IO level, as a stop closes them, and the pages reconnect by themselves (docs/scaling.md). The test
+    clients have no Engine.IO sockets of their own: stand-ins record how each is closed."""
+    code, tv = harness.host_room()
+    ana, _ = harness.join(code, "Ana")
+    other, other_tv = harness.host_room()
+    eio = harness.rt.socketio.server.eio
+    closed: list[tuple[str, bool, Any]] = []
+
+    class Socket:
+        def __init__(self, name: str):
+            self.name = name
+
+        def close(self, wait: bool = True, abort: bool = False, reason: Any = None) -> None:
+            closed.append((self.name, wait, reason))
+
+    for name, client in (("tv", tv), ("Ana", ana), ("other tv", other_tv)):
+        eio.sockets[client.eio_sid] = Socket(name)
+    tv_sid = sid_of(harness, tv, "/tv")
+    assert tv_sid in harness.rt.host_sids
+    harness.service.room_moved(code)
+    assert sorted(closed) == [("Ana", False, eio.reason.SERVER_DISCONNECT), ("tv", False, eio.reason.SERVER_DISCONNECT)]
+    assert tv_sid not in harness.rt.host_sids  # host rights stay with the room's new holder
+    assert code not in harness.service.rooms and harness.service.connections.where(sid_of(harness, ana)) is None
+    assert harness.service.connections.where(sid_of(harness, other_tv, "/tv")) == (other, None)  # untouched
