@@ -1,8 +1,9 @@
 """Audience play-along (issue [8]): spectators answer every question of a running game on their phones too.
 
 Their answers never touch the game: they live here, beside the room, not in the engine or the room's event log.
-A game takes part by offering ``audience_question(state)`` (the Short Campaign does): the open question's identity
-(``key``), kind, window, whether it is open, and its correct answer once revealed.
+A game takes part by setting ``audience_play_along`` and offering ``audience_question(state)`` (both declared on
+``engine.core.Game``; the Short Campaign and the Quiz do): the open question's identity (``key``), kind, window,
+whether it is open, and its correct answer once revealed.
 
 - An answer is measured with the same fair timing as a player's (``RoomService.measure`` with the socket's round
   trip) and taken while the question is open, or within the grace after it closed if the tap came before the close;
@@ -262,7 +263,7 @@ class Audience:
         session = room.session
         game_no = room.games_started
         audience = self.rooms.get(room.code)
-        if session is None or not hasattr(session.game, "audience_question"):
+        if session is None or not session.game.audience_play_along:
             return
         if audience is None:
             audience = self.rooms[room.code] = RoomAudience(game=game_no)
@@ -342,7 +343,7 @@ class Audience:
         session = room.session
         if seat is None or seat.kicked or (session is not None and session.slot_of(seat_id) is not None):
             raise AudienceError("not_audience", "only people who watch this game answer with the audience")
-        if session is None or session.is_over or not hasattr(session.game, "audience_question"):
+        if session is None or session.is_over or not session.game.audience_play_along:
             raise AudienceError("no_question", "no question is open")
         try:
             kind, value = session.game.parse_action(payload["action"])

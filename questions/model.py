@@ -11,10 +11,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core import InvalidAction
+from engine.questions import MAX_NUMBER, parse_number  # the same limit and rules as a phone's keypad (CAMP-D14)
+
 LANGUAGES = ("en", "fa", "ro")
 CATEGORIES = ("geography", "history", "science", "sport", "culture", "everyday", "general")
 DIFFICULTIES = ("easy", "medium", "hard")
-MAX_NUMBER = 999_999_999_999  # CAMP-D14
 MIN_OPTIONS, MAX_OPTIONS = 2, 6
 TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd the TV
 TV_OPTION_CHARS = 60
@@ -201,9 +203,6 @@ def whole_number(value: Any) -> int | None:
     if isinstance(value, str):
         if len(value.strip()) > MAX_DIGITS + 8:  # digits and thousands separators; refused before int() sees it
             return None
-        from engine.campaign.game import parse_number  # the same rules as a phone's keypad (CAMP-D14)
-        from engine.core import InvalidAction
-
         try:
             return parse_number(value)
         except (InvalidAction, ValueError):
