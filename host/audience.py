@@ -30,7 +30,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, insert
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from engine.core import Timing
 
@@ -242,7 +242,7 @@ class Audience:
         audience = self.rooms.setdefault(code, RoomAudience())
         with Session(self.engine) as session:
             query = select(AudienceAnswerRecord).where(AudienceAnswerRecord.room_code == code)
-            for row in session.exec(query.order_by(AudienceAnswerRecord.id)):
+            for row in session.exec(query.order_by(col(AudienceAnswerRecord.id))):
                 timing = Timing.from_json(json.loads(row.timing))
                 if timing is None:
                     continue
@@ -300,7 +300,8 @@ class Audience:
     def _score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
         audience = self.rooms.get(room.code)
         question = audience.question if audience is not None else None
-        if question is None or question.scored or question.correct is None or question.closed_at is None:
+        if audience is None or question is None or question.scored or question.correct is None \
+                or question.closed_at is None:
             return False
         if now_ms < question.closed_at + grace_ms:
             return False

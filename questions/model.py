@@ -7,6 +7,7 @@ half-imported: a file with one error imports nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +45,7 @@ class Problem:
     message: str  # English, for the command line and logs
     warning: bool = False
     code: str = ""  # the TV shows catalog message ``pack.problem.<code>`` with ``args``, in the page's language
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)  # the class's own ``field`` hides the function
 
     def __post_init__(self) -> None:
         # a report is always small, whatever a file holds; values are quoted through shown() where they are known
@@ -255,7 +256,7 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         elif not 0 <= answer <= MAX_NUMBER:
             error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}", "answer_range", max=MAX_NUMBER)
         unit = clean_text(raw.unit) if raw.unit is not None else None
-        if len([p for p in problems if not p.warning]) > before:
+        if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
             return None
         return Question("numeric", prompt, category, difficulty, answer=answer, unit=unit, source=source)
     options_raw = raw.options if isinstance(raw.options, (list, tuple)) else None
@@ -282,7 +283,7 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         error("correct", "exactly one option must be marked correct", "no_correct")
     elif not 0 <= correct < len(options_raw):
         error("correct", "the correct answer is not among the options", "correct_range")
-    if len([p for p in problems if not p.warning]) > before:
+    if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
         return None
     return Question("choice", prompt, category, difficulty, options=tuple(options), correct=correct, source=source)
 
