@@ -7,11 +7,24 @@ outside (the seed, the current game time in ms) comes in as arguments.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 MASK64 = (1 << 64) - 1
+
+T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
+S = TypeVar("S")  # a game's state type
+A = TypeVar("A")  # a game's action type (what ``parse_action`` returns and ``apply`` takes)
+
+# JSON-ready data (dicts, lists, str, int, float, bool, None): what crosses the wire and the event log. An alias of
+# Any, for the reader: the engines build and read these shapes by hand.
+Json = Any
+Payload = Json  # an action as a phone sends it (and a bot proposes it): parse_action reads it
 
 
 class GameError(Exception):
@@ -49,9 +62,10 @@ class InvalidSettings(GameError):
     code = "invalid_settings"
 
 
-def evolve(state: Any, **changes: Any) -> Any:
+def evolve(state: D, **changes: Any) -> D:
     """``dataclasses.replace`` for frozen state classes, without re-running their __init__: several times faster,
-    and engines call it on every step. Only fields declared on the class may change."""
+    and engines call it on every step. Only fields declared on the class may change (their types are not checked:
+    the engines' own annotations and tests do that)."""
     unknown = set(changes) - state.__dataclass_fields__.keys()
     if unknown:
         raise TypeError(f"unknown fields {sorted(unknown)}")
@@ -91,11 +105,11 @@ class Rng:
         """A uniform integer in [a, b]."""
         return a + self.randbelow(b - a + 1)
 
-    def choice(self, items: Sequence[Any]) -> Any:
+    def choice(self, items: Sequence[T]) -> T:
         """One element of a non-empty sequence."""
         return items[self.randbelow(len(items))]
 
-    def shuffle(self, items: list[Any]) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         """Fisher-Yates shuffle in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
@@ -225,8 +239,9 @@ class Outcome:
 ENDED_BY_HOST = "outcome.ended_by_host"
 
 
-def shared_places(ranking: Sequence[int], key: Any) -> tuple[int, ...]:
-    """Places for a ranking sorted by ``key(seat)``: seats with equal keys share the better place (1, 1, 3)."""
+def shared_places(ranking: Sequence[T], key: Callable[[T], object]) -> tuple[int, ...]:
+    """Places for a ranking sorted by ``key(seat)``: seats (or teams) with equal keys share the better place
+    (1, 1, 3)."""
     places: list[int] = []
     for i, seat in enumerate(ranking):
         places.append(places[-1] if i and key(seat) == key(ranking[i - 1]) else i + 1)
@@ -280,69 +295,92 @@ class Context:
         return max(50, round(seconds * 1000 * self.timer_scale))
 
 
-class Game(ABC):
-    """A game's rules. States are opaque to the room; ``apply`` must not mutate the state it is given."""
+Needs = dict[str, int | list[int]]  # Game.needs: per question type a count, or a typical [lowest, highest]
+
+
+class AudienceQuestion(TypedDict):
+    """The question in play as the audience play-along sees it (``Game.audience_question``, host/audience.py)."""
+
+    key: int  # the question's identity within the game: a new key is a new question
+    kind: str  # "numeric" or "choice"
+    opens_ms: int  # the game ms it unlocks for answers
+    closes_ms: int  # the game ms it closes
+    open: bool  # open for answers now
+    revealed: bool  # the answer is public now
+    options: int  # a multiple-choice question's number of options (0 for a numeric one)
+    correct: NotRequired[int]  # the right option or number, only once revealed
+
+
+class Game(ABC, Generic[S, A]):
+    """A game's rules over its state type ``S`` and action type ``A``. States are opaque to the room (it holds
+    ``Game[Any, Any]``); ``apply`` must not mutate the state it is given. Actions come from payloads through
+    ``parse_action`` and go back to JSON through ``action_to_json``; the room logs the payload form."""
 
     info: GameInfo
+    # Whether spectators answer this game's questions too (the audience play-along, host/audience.py): a game that
+    # sets it offers ``audience_question``; the room then follows its questions and scores the audience's answers.
+    audience_play_along: ClassVar[bool] = False
 
-    def prepare(self, settings: Mapping[str, Any], seed: int, supply: Any = None) -> Any:
+    def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None) -> Json:
         """JSON-ready content the game needs from outside, fixed when the game starts. ``supply`` is what the room
         offers: for quiz games ``{"questions": [entries with .id, .question], "seen": set of ids}``."""
         return None
 
-    def needs(self) -> dict[str, int]:
-        """How many questions of each type one game may ask (empty: the game asks none)."""
+    def needs(self) -> Needs:
+        """How many questions of each type one game may ask (empty: the game asks none): a count, or a typical
+        [lowest, highest] the lobby shows."""
         return {}
 
     @abstractmethod
-    def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> Any:
+    def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> S:
         """The initial state for these seats."""
 
     @abstractmethod
-    def parse_action(self, payload: Any) -> Any:
+    def parse_action(self, payload: Payload) -> A:
         """The action a client payload describes, or InvalidAction."""
 
     @abstractmethod
-    def legal_actions(self, state: Any, seat: int) -> list[Any]:
+    def legal_actions(self, state: S, seat: int) -> list[A]:
         """Every action the seat may take now (empty when it may not act)."""
 
     @abstractmethod
-    def apply(self, state: Any, seat: int, action: Any, now_ms: int, timing: Timing | None = None) -> Any:
+    def apply(self, state: S, seat: int, action: A, now_ms: int, timing: Timing | None = None) -> S:
         """The state after the seat's action, or IllegalAction; the given state is left unchanged. ``timing``
         carries the room's fair measure of an answer's time (see ``answer_window``)."""
 
-    def host_next(self, state: Any, now_ms: int) -> Any:
+    def host_next(self, state: S, now_ms: int) -> S:
         """The state after the host's Next (a host-paced game waiting after a reveal goes on); a logged room event,
         so it must be deterministic like ``on_timeout``. Default: the game has nothing to advance."""
         raise IllegalAction("nothing to advance")
 
-    def answer_window(self, state: Any, seat: int) -> tuple[int, int] | None:
+    def answer_window(self, state: S, seat: int) -> tuple[int, int] | None:
         """(unlock, deadline) in game ms when the seat's next action is a timed answer whose speed counts, else
         None. The room then measures the answer fairly and accepts it for a short grace after the deadline."""
         return None
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> dict[str, Json]:
         """What one seat may know (``None``: the public TV view), JSON-ready."""
 
     @abstractmethod
-    def deadline(self, state: Any) -> int | None:
+    def deadline(self, state: S) -> int | None:
         """The game time in ms at which the current timed step expires, if any."""
 
     @abstractmethod
-    def on_timeout(self, state: Any, now_ms: int) -> Any:
+    def on_timeout(self, state: S, now_ms: int) -> S:
         """The state after the current deadline passed: the timeout is an action of its own, and any random
         choice it makes (a pick for a seat that did not answer) comes from the state's RNG."""
 
     @abstractmethod
-    def bot_action(self, state: Any, seat: int, rng: Rng) -> tuple[Any, int] | None:
-        """A bot's (action, thinking delay in ms) for this seat now, or None when it has nothing to do."""
+    def bot_action(self, state: S, seat: int, rng: Rng) -> tuple[Payload, int] | None:
+        """A bot's (payload, thinking delay in ms) for this seat now, or None when it has nothing to do. The
+        payload is what a phone would send: the room logs it and reads it with ``parse_action`` like a person's."""
 
     @abstractmethod
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
 
-    def standings(self, state: Any, seats: int) -> Outcome:
+    def standings(self, state: S, seats: int) -> Outcome:
         """The seats ranked as things stand, for a game the host ends before its rules do (reason
         ``outcome.ended_by_host``); a game already over gives its outcome. It may rank only by what is public.
         Default: the seats in order, all sharing first place (a game that counts nothing tells no one apart)."""
@@ -351,31 +389,38 @@ class Game(ABC):
             return outcome
         return Outcome(tuple(range(seats)), ENDED_BY_HOST, {}, (1,) * seats)
 
-    def action_to_json(self, action: Any) -> Any:
-        """The JSON form of an action for the event log; ``parse_action`` must read it back."""
+    def action_to_json(self, action: A) -> Json:
+        """The JSON form of an action for the event log; ``parse_action`` must read it back. Default: the action
+        is its own JSON form."""
         return action
 
-    def seats_changed(self, state: Any, bots: frozenset[int], now_ms: int) -> Any:
+    def seats_changed(self, state: S, bots: frozenset[int], now_ms: int) -> S:
         """The state after the people playing the seats changed during the game (a latecomer took a bot's team
         seat, the last member of a team was kicked): ``bots`` are now the seats a bot plays. Called by the room
         inside the event's effect, so it must not fail, and a replay of the log gives the same state. Default: the
         game does not care who plays a seat."""
         return state
 
-    def asked(self, state: Any) -> str | None:
+    def asked(self, state: S) -> str | None:
         """The id of the question shown now (open or revealed), if the game asks questions from packs: the room counts
         a question as seen when it is asked, not when a game that might ask it starts. Default: none."""
         return None
 
-    def step(self, state: Any) -> int | None:
+    def audience_question(self, state: S) -> AudienceQuestion | None:
+        """The question in play for the audience play-along, if the game has one now (None between questions). Only
+        called when ``audience_play_along`` is set; the correct answer must be in it only once it is revealed.
+        Default: none (a game without audience play-along)."""
+        return None
+
+    def step(self, state: S) -> int | None:
         """A number that changes whenever what a seat may do changes; a client that sends an older one is
         refused as stale. ``None``: the game does not check."""
         return None
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         """Whether the game has ended."""
         return self.outcome(state) is not None
 
-    def can_act(self, state: Any, seat: int) -> bool:
+    def can_act(self, state: S, seat: int) -> bool:
         """Whether the seat has at least one legal action now."""
         return bool(self.legal_actions(state, seat))

@@ -1,8 +1,9 @@
 """Audience play-along (issue [8]): spectators answer every question of a running game on their phones too.
 
 Their answers never touch the game: they live here, beside the room, not in the engine or the room's event log.
-A game takes part by offering ``audience_question(state)`` (the Short Campaign does): the open question's identity
-(``key``), kind, window, whether it is open, and its correct answer once revealed.
+A game takes part by setting ``audience_play_along`` and offering ``audience_question(state)`` (both declared on
+``engine.core.Game``; the Short Campaign and the Quiz do): the open question's identity (``key``), kind, window,
+whether it is open, and its correct answer once revealed.
 
 - An answer is measured with the same fair timing as a player's (host/connections.py ``measure`` with the socket's
   round trip) and taken while the question is open, or within the grace after it closed if the tap came before the
@@ -29,7 +30,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, insert
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from engine.core import Timing
 
@@ -241,7 +242,7 @@ class Audience:
         audience = self.rooms.setdefault(code, RoomAudience())
         with Session(self.engine) as session:
             query = select(AudienceAnswerRecord).where(AudienceAnswerRecord.room_code == code)
-            for row in session.exec(query.order_by(AudienceAnswerRecord.id)):
+            for row in session.exec(query.order_by(col(AudienceAnswerRecord.id))):
                 timing = Timing.from_json(json.loads(row.timing))
                 if timing is None:
                     continue
@@ -262,7 +263,7 @@ class Audience:
         session = room.session
         game_no = room.games_started
         audience = self.rooms.get(room.code)
-        if session is None or not hasattr(session.game, "audience_question"):
+        if session is None or not session.game.audience_play_along:
             return
         if audience is None:
             audience = self.rooms[room.code] = RoomAudience(game=game_no)
@@ -299,7 +300,8 @@ class Audience:
     def _score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
         audience = self.rooms.get(room.code)
         question = audience.question if audience is not None else None
-        if question is None or question.scored or question.correct is None or question.closed_at is None:
+        if audience is None or question is None or question.scored or question.correct is None \
+                or question.closed_at is None:
             return False
         if now_ms < question.closed_at + grace_ms:
             return False
@@ -342,7 +344,7 @@ class Audience:
         session = room.session
         if seat is None or seat.kicked or (session is not None and session.slot_of(seat_id) is not None):
             raise AudienceError("not_audience", "only people who watch this game answer with the audience")
-        if session is None or session.is_over or not hasattr(session.game, "audience_question"):
+        if session is None or session.is_over or not session.game.audience_play_along:
             raise AudienceError("no_question", "no question is open")
         try:
             kind, value = session.game.parse_action(payload["action"])

@@ -224,7 +224,7 @@ class GameSession:
     """The game running (or just finished) in the room."""
 
     game_id: str
-    game: Game
+    game: Game[Any, Any]  # any game: its state and actions are opaque to the room
     state: Any
     slots: list[SlotBinding]
     settings: dict[str, Any]

@@ -326,7 +326,7 @@ def read_own(text: str | Any, name: str | None = None, language: str | None = No
         problems.append(Problem("pack", "questions", f"{len(items):,} questions: a pack holds at most "
                                                      f"{MAX_QUESTIONS} questions", code="too_many_questions",
                                 args={"n": len(items), "max": MAX_QUESTIONS}))
-    raws = []
+    raws: list[RawQuestion] = []
     for i, item in enumerate(items[:MAX_QUESTIONS]):
         where = f"questions[{i + 1}]"
         if not isinstance(item, dict):
@@ -522,7 +522,8 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
                                                    "short answer); use multiple choice {=…~…} or numeric {#…}",
                                     code="gift_type"))
             return
-        options, correct = [], []
+        options: list[str] = []
+        correct: list[int] = []
         for mark, option in parts:
             option = option.split("#", 1)[0]  # feedback after # is dropped
             if re.match(r"\s*%-?\d+%", option):
@@ -578,7 +579,8 @@ def read_aiken(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     """Aiken: a question line, options ``A.`` or ``A)``, then ``ANSWER: B``; a blank line between questions."""
     raws: list[RawQuestion] = []
     problems: list[Problem] = []
-    prompt, options, start = None, [], 0
+    prompt, start = None, 0
+    options: list[tuple[str, str]] = []  # (letter, text)
     for number, line in enumerate(text.splitlines() + [""], start=1):
         if len(raws) > MAX_QUESTIONS:  # one more than a pack holds: build_pack says so
             break

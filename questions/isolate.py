@@ -151,7 +151,7 @@ def main(folder: Path) -> None:
     else:
         whole = pack.to_json()
         questions = whole.pop("questions")
-        head = {"ok": True, "pack": whole, "warnings": [w.to_json() for w in pack.warnings]}
+        head: dict[str, Any] = {"ok": True, "pack": whole, "warnings": [w.to_json() for w in pack.warnings]}
         images = getattr(pack, "images", None)
         if images is not None:  # a .zip's images: one file each (a JSON line of 50 MB of base64 would not do)
             head["images"] = []

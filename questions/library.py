@@ -95,7 +95,7 @@ class Library:
         """A stored pack's current id, owner identity (None: none) and whether it is shared; None for a built-in
         pack or one that is not there."""
         key = self._db_key(pack_id)
-        found = pack_access(self.engine, key) if key is not None else None
+        found = pack_access(self.engine, key) if key is not None and self.engine is not None else None
         return None if found is None else (f"db:{found[0]}", found[1], found[2])
 
     def _db_key(self, pack_id: Any) -> str | None:
@@ -134,13 +134,13 @@ class Library:
         if pack_id in builtin_packs():
             return builtin_packs()[pack_id]
         key = self._db_key(pack_id)
-        if key is None or (viewer is not None and self.current_id(pack_id, viewer) is None):
+        if key is None or self.engine is None or (viewer is not None and self.current_id(pack_id, viewer) is None):
             return None
         return load_pack(self.engine, key)
 
     def entries(self, pack_ids: list[str]) -> list[Entry]:
         """The questions of these packs, with their ids."""
-        result = []
+        result: list[Entry] = []
         for pack_id in pack_ids:
             pack = self.pack(pack_id)
             if pack is not None:

@@ -7,14 +7,17 @@ half-imported: a file with one error imports nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core import InvalidAction
+from engine.questions import MAX_NUMBER, parse_number  # the same limit and rules as a phone's keypad (CAMP-D14)
+
 LANGUAGES = ("en", "fa", "ro")
 CATEGORIES = ("geography", "history", "science", "sport", "culture", "everyday", "general")
 DIFFICULTIES = ("easy", "medium", "hard")
-MAX_NUMBER = 999_999_999_999  # CAMP-D14
 MIN_OPTIONS, MAX_OPTIONS = 2, 6
 TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd the TV
 TV_OPTION_CHARS = 60
@@ -42,7 +45,7 @@ class Problem:
     message: str  # English, for the command line and logs
     warning: bool = False
     code: str = ""  # the TV shows catalog message ``pack.problem.<code>`` with ``args``, in the page's language
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)  # the class's own ``field`` hides the function
 
     def __post_init__(self) -> None:
         # a report is always small, whatever a file holds; values are quoted through shown() where they are known
@@ -201,9 +204,6 @@ def whole_number(value: Any) -> int | None:
     if isinstance(value, str):
         if len(value.strip()) > MAX_DIGITS + 8:  # digits and thousands separators; refused before int() sees it
             return None
-        from engine.campaign.game import parse_number  # the same rules as a phone's keypad (CAMP-D14)
-        from engine.core import InvalidAction
-
         try:
             return parse_number(value)
         except (InvalidAction, ValueError):
@@ -256,7 +256,7 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         elif not 0 <= answer <= MAX_NUMBER:
             error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}", "answer_range", max=MAX_NUMBER)
         unit = clean_text(raw.unit) if raw.unit is not None else None
-        if len([p for p in problems if not p.warning]) > before:
+        if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
             return None
         return Question("numeric", prompt, category, difficulty, answer=answer, unit=unit, source=source)
     options_raw = raw.options if isinstance(raw.options, (list, tuple)) else None
@@ -283,7 +283,7 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         error("correct", "exactly one option must be marked correct", "no_correct")
     elif not 0 <= correct < len(options_raw):
         error("correct", "the correct answer is not among the options", "correct_range")
-    if len([p for p in problems if not p.warning]) > before:
+    if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
         return None
     return Question("choice", prompt, category, difficulty, options=tuple(options), correct=correct, source=source)
 

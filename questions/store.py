@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import BigInteger, Engine, UniqueConstraint, inspect, text
-from sqlmodel import Field, Session, SQLModel, delete, select
+from sqlmodel import Field, Session, SQLModel, col, delete, select
 
 from questions.model import Pack, Question
 
@@ -265,11 +265,12 @@ def list_packs(engine: Engine) -> list[dict[str, Any]]:
 
     with Session(engine) as session:
         packs = list(session.exec(select(PackRecord).where(PackRecord.ready == True)
-                                  .order_by(PackRecord.id)))
-        counts: dict[tuple[int, str], int] = {}  # counted by the database: a lobby asks often, a pack may hold 20,000
-        query = select(QuestionRecord.pack_id, QuestionRecord.type, func.count()).group_by(QuestionRecord.pack_id,
-                                                                                           QuestionRecord.type)
-        for pack_id, kind, n in session.exec(query):  # type: ignore[call-overload]
+                                  .order_by(col(PackRecord.id))))
+        counts: dict[tuple[int | None, str], int] = {}  # counted by the database: a lobby asks often, a pack may
+        # hold 20,000
+        query = select(QuestionRecord.pack_id, QuestionRecord.type, func.count()).group_by(col(QuestionRecord.pack_id),
+                                                                                           col(QuestionRecord.type))
+        for pack_id, kind, n in session.exec(query):
             counts[(pack_id, kind)] = n
         return [{"id": p.uuid, "name": p.name, "language": p.language, "author": p.author, "licence": p.licence,
                  "numeric": counts.get((p.id, "numeric"), 0), "choice": counts.get((p.id, "choice"), 0),
@@ -284,7 +285,7 @@ def load_pack(engine: Engine, key: str) -> Pack | None:
         if record is None:
             return None
         rows = session.exec(select(QuestionRecord).where(QuestionRecord.pack_id == record.id)
-                            .order_by(QuestionRecord.position))
+                            .order_by(col(QuestionRecord.position)))
         questions = [Question(r.type, r.prompt, r.category, r.difficulty, r.answer, r.unit,
                               tuple(json.loads(r.options)) if r.options else (), r.correct, r.source, r.time_limit,
                               r.image) for r in rows]
@@ -297,7 +298,7 @@ def load_image(engine: Engine, key: str, name: str) -> tuple[str, bytes] | None:
         record = _find(session, key)
         if record is None:
             return None
-        row = session.exec(select(PackImageRecord.media_type, PackImageRecord.data)  # type: ignore[call-overload]
+        row = session.exec(select(PackImageRecord.media_type, PackImageRecord.data)
                            .where(PackImageRecord.pack_uuid == record.uuid, PackImageRecord.name == name)).first()
         return None if row is None else (row[0], bytes(row[1]))
 
@@ -321,8 +322,8 @@ def delete_pack(engine: Engine, key: str) -> bool:
         record = _find(session, key)
         if record is None:
             return False
-        session.exec(delete(QuestionRecord).where(QuestionRecord.pack_id == record.id))
-        session.exec(delete(PackImageRecord).where(PackImageRecord.pack_uuid == record.uuid))
+        session.exec(delete(QuestionRecord).where(col(QuestionRecord.pack_id) == record.id))
+        session.exec(delete(PackImageRecord).where(col(PackImageRecord.pack_uuid) == record.uuid))
         session.delete(record)
         session.commit()
     _changed()

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core import Timing
+from engine import registry
+from engine.core import Game, Timing
 from host.audience import CHOICE_POINTS, NUMERIC_POINTS, SPEED_POINTS, AudienceAnswer, Question, score_question
 from host.service import FakeClock, RoomService
 from host.store import Store
@@ -134,6 +135,35 @@ def test_a_player_with_a_game_seat_does_not_answer_with_the_audience():
     assert control(tv, "start")["ok"]
     open_question(harness, code, "numeric")
     assert errcode(send(ana, {"answer": 5})) == "not_audience"
+
+
+def test_only_a_game_that_declares_audience_play_along_is_followed():
+    """``Game.audience_play_along`` (engine/core.py) is off by default and on for the Campaign and the Quiz; the room
+    follows and scores the questions of those games only. A card game's spectators get no audience part and their
+    answers are refused as no question, before the game is asked to read them."""
+    assert Game.audience_play_along is False
+    assert {g: registry.get(g).audience_play_along for g in ("campaign", "quiz", "hierarchy", "avignon", "crown")} \
+        == {"campaign": True, "quiz": True, "hierarchy": False, "avignon": False, "crown": False}
+    harness = Harness(TIMER_SCALE=0.5)
+    code, tv = harness.host_room()
+    sam, _ = harness.join(code, "Sam", "spectator")
+    assert control(tv, "select_game", game="hierarchy")["ok"]
+    assert control(tv, "settings", game="hierarchy", settings={"bots": True})["ok"]
+    assert control(tv, "start")["ok"]
+    room = harness.service.room(code)
+    assert room.session.game.audience_question(room.session.state) is None  # the declared default: no question
+    for _ in range(100):  # the bots play a few cards
+        harness.clock.advance(50)
+        harness.service.tick()
+    assert room.session.state.plays > 0
+    assert errcode(send(sam, {"answer": 5})) == "no_question"  # not "invalid": the game never parsed it
+    assert code not in harness.service.audience.rooms
+    assert last_state(tv, "/tv")["audience"] is None and last_state(sam, "/play")["audience"] is None
+    # the Campaign, which plays along: followed from its first question on
+    other, other_tv, _ = campaign_room(harness, ("Tea",))
+    open_question(harness, other)
+    harness.service.tick()
+    assert other in harness.service.audience.rooms and last_state(other_tv, "/tv")["audience"] is not None
 
 
 def test_refused_when_closed_twice_malformed_or_not_a_spectator():

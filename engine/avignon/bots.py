@@ -10,6 +10,7 @@ never by the clock, so a bot's choice depends only on the position and the gener
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.avignon.game import (
@@ -17,6 +18,7 @@ from engine.avignon.game import (
     CARDS,
     CLASSES,
     ROME,
+    AvignonAction,
     Table,
     basic_actions,
     resolve,
@@ -34,6 +36,10 @@ TOP_SECOND = 3  # second actions refined per outcome
 REPEAT_PENALTY = 8.0
 CLOSE = (0.0, 30.0, 12.0, 5.0, 2.0, 1.0)  # value of a card by its distance (1-5 moves) to a player's conclave
 
+Outcomes = list[tuple[float, Table]]  # the boards an action may lead to, with their chances
+# a second action's line: its expected static value, its board when it has one outcome only, and its outcomes
+Second = tuple[float, Table | None, Outcomes]
+
 
 class Budget:
     """Counts simulated boards; the search stops refining when the cap is reached."""
@@ -50,6 +56,7 @@ class Budget:
         self.used += 1
 
     def take(self) -> bool:
+        """Count a refining simulation if the cap allows one."""
         if self.left <= 0:
             return False
         self.left -= 1
@@ -101,11 +108,11 @@ def stale(state: AvignonState, end: Table) -> float:
     return REPEAT_PENALTY * state.seen.get((end.position(), 1 - state.to_move), 0)
 
 
-def outcomes(t: Table, role: int, action: tuple) -> list[tuple[float, Table]]:
+def outcomes(t: Table, role: int, action: AvignonAction) -> Outcomes:
     """The boards an action may lead to, with their chances: a Banish draws any unseen class."""
     if action[0] == "banish" and t.deck:
         counts = Counter(CLASSES[c] for c in t.deck)
-        firsts = {}
+        firsts: dict[str, int] = {}
         for c in t.deck:
             firsts.setdefault(CLASSES[c], c)
         result = []
@@ -149,11 +156,12 @@ def reply_value(t: Table, me: int, budget: Budget) -> float:
     return worst
 
 
-def choose_random(game: AvignonGame, state: AvignonState, rng: Rng) -> tuple:
+def choose_random(game: AvignonGame, state: AvignonState, rng: Rng) -> AvignonAction:
+    """Any legal action."""
     return rng.choice(game.legal_actions(state, state.seat_of[state.to_move]))
 
 
-def choose_greedy(game: AvignonGame, state: AvignonState, rng: Rng) -> tuple:
+def choose_greedy(game: AvignonGame, state: AvignonState, rng: Rng) -> AvignonAction:
     """The action with the best expected static score right after it."""
     me = state.to_move
     t = public_table(state)
@@ -162,80 +170,93 @@ def choose_greedy(game: AvignonGame, state: AvignonState, rng: Rng) -> tuple:
         value = sum(p * evaluate(w, me) for p, w in outcomes(t, me, action)) + rng.randbelow(100) / 1000.0
         if value > best_value:
             best, best_value = action, value
+    assert best is not None, "no legal action to choose"
     return best
 
 
-def choose_strong(game: AvignonGame, state: AvignonState, rng: Rng, cap: int = NODE_CAP) -> tuple:
-    """Expectimax over the player's remaining actions this turn, then the opponent's best reply for the most
-    promising lines. Returns the chosen action; ``last_nodes`` records the simulations it took."""
-    me = state.to_move
-    legal = game.legal_actions(state, state.seat_of[me])
-    if len(legal) == 1:
-        return legal[0]
-    t = public_table(state)
-    budget = Budget(cap)
-    two_left = state.allowed - len(state.used) >= 2
+class StrongChooser:
+    """The strong bot's choice, ``choose_strong(game, state, rng)``; ``choose_strong.last_nodes`` records the
+    simulations its last decision took (the tests hold it to NODE_CAP)."""
 
-    def leaves(first: tuple) -> list[tuple[float, Table, list[tuple[float, Table]]]]:
-        """Per outcome of ``first``: its chance, its board, and the boards after each second action (static-sorted)."""
-        result = []
-        for p, w in outcomes(t, me, first):
-            budget.count()
-            seconds: list[tuple[float, Table]] = []
-            if two_left and w.winner is None:
-                used = state.used + (first[0],)
-                banished = state.banished or first[0] == "banish"
-                for a2 in basic_actions(w, me, used):
-                    budget.count()
-                    end_p = outcomes(w, me, a2)
-                    end = end_p[0][1]
-                    if end.winner is None and turn_ok(state, end, banished or a2[0] == "banish",
-                                                      a2[1] - 1 if a2[0] == "banish" else None):
-                        continue
-                    value = sum(q * evaluate(e, me) for q, e in end_p) - stale(state, end)
-                    seconds.append((value, end_p[0][1] if len(end_p) == 1 else None, end_p))
-                seconds.sort(key=lambda s: -s[0])
-            result.append((p, w, seconds))
-        return result
+    def __init__(self) -> None:
+        self.last_nodes = 0
 
-    scored = []
-    plans = {}
-    for index, first in enumerate(legal):
-        plan = leaves(first)
-        plans[index] = plan
-        value = 0.0
-        for p, w, seconds in plan:
-            value += p * (seconds[0][0] if seconds else evaluate(w, me))
-        scored.append((value, index))
-    scored.sort(key=lambda s: (-s[0], s[1]))
+    def __call__(self, game: AvignonGame, state: AvignonState, rng: Rng, cap: int = NODE_CAP) -> AvignonAction:
+        """Expectimax over the player's remaining actions this turn, then the opponent's best reply for the most
+        promising lines. Returns the chosen action."""
+        return self.choose(game, state, cap)
 
-    best_index, best_value = scored[0][1], -3 * WIN
-    for static_value, index in scored[:TOP_FIRST]:
-        if static_value >= WIN:
-            best_index = index
-            break
-        value = 0.0
-        for p, w, seconds in plans[index]:
-            if not seconds:
-                value += p * reply_value(w, me, budget)
-                continue
-            best_second = -3 * WIN
-            for s_value, _end, end_p in seconds[:TOP_SECOND if p == 1.0 else 1]:
-                v = sum(q * reply_value(e, me, budget) for q, e in end_p) - stale(state, end_p[0][1])
-                best_second = max(best_second, v)
-            value += p * best_second
-        if value > best_value:
-            best_index, best_value = index, value
-    choose_strong.last_nodes = budget.used  # type: ignore[attr-defined]
-    return legal[best_index]
+    def choose(self, game: AvignonGame, state: AvignonState, cap: int) -> AvignonAction:
+        """The search itself (the strong bot draws nothing from the generator)."""
+        me = state.to_move
+        legal = game.legal_actions(state, state.seat_of[me])
+        if len(legal) == 1:
+            return legal[0]
+        t = public_table(state)
+        budget = Budget(cap)
+        two_left = state.allowed - len(state.used) >= 2
+
+        def leaves(first: AvignonAction) -> list[tuple[float, Table, list[Second]]]:
+            """Per outcome of ``first``: its chance, its board, and the lines of each second action (static-sorted)."""
+            result = []
+            for p, w in outcomes(t, me, first):
+                budget.count()
+                seconds: list[Second] = []
+                if two_left and w.winner is None:
+                    used = state.used + (first[0],)
+                    banished = state.banished or first[0] == "banish"
+                    for a2 in basic_actions(w, me, used):
+                        budget.count()
+                        end_p = outcomes(w, me, a2)
+                        end = end_p[0][1]
+                        if end.winner is None and turn_ok(state, end, banished or a2[0] == "banish",
+                                                          a2[1] - 1 if a2[0] == "banish" else None):
+                            continue
+                        value = sum(q * evaluate(e, me) for q, e in end_p) - stale(state, end)
+                        seconds.append((value, end_p[0][1] if len(end_p) == 1 else None, end_p))
+                    seconds.sort(key=lambda s: -s[0])
+                result.append((p, w, seconds))
+            return result
+
+        scored: list[tuple[float, int]] = []
+        plans: dict[int, list[tuple[float, Table, list[Second]]]] = {}
+        for index, first in enumerate(legal):
+            plan = leaves(first)
+            plans[index] = plan
+            value = 0.0
+            for p, w, seconds in plan:
+                value += p * (seconds[0][0] if seconds else evaluate(w, me))
+            scored.append((value, index))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+
+        best_index, best_value = scored[0][1], -3 * WIN
+        for static_value, index in scored[:TOP_FIRST]:
+            if static_value >= WIN:
+                best_index = index
+                break
+            value = 0.0
+            for p, w, seconds in plans[index]:
+                if not seconds:
+                    value += p * reply_value(w, me, budget)
+                    continue
+                best_second = -3 * WIN
+                for s_value, _end, end_p in seconds[:TOP_SECOND if p == 1.0 else 1]:
+                    v = sum(q * reply_value(e, me, budget) for q, e in end_p) - stale(state, end_p[0][1])
+                    best_second = max(best_second, v)
+                value += p * best_second
+            if value > best_value:
+                best_index, best_value = index, value
+        self.last_nodes = budget.used
+        return legal[best_index]
 
 
-choose_strong.last_nodes = 0  # type: ignore[attr-defined]
+choose_strong = StrongChooser()
 
-CHOOSERS = {"random": choose_random, "greedy": choose_greedy, "strong": choose_strong}
+CHOOSERS: dict[str, Callable[[AvignonGame, AvignonState, Rng], AvignonAction]] = {
+    "random": choose_random, "greedy": choose_greedy, "strong": choose_strong}
 
 
-def decide(game: AvignonGame, state: AvignonState, level: str, rng: Rng) -> tuple:
+def decide(game: AvignonGame, state: AvignonState, level: str, rng: Rng) -> AvignonAction:
     """The bot's action for the player to move at this level."""
     return CHOOSERS.get(level, choose_strong)(game, state, rng)
 

@@ -13,8 +13,8 @@ Card data (classes, petitions, texts) comes from cards.json: the petitions are h
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from engine.core import (
     IllegalAction,
     InvalidAction,
     Outcome,
+    Payload,
     Rng,
     SettingSpec,
     Slot,
@@ -48,6 +49,15 @@ LOG_ACTIONS = 16  # the move log in the state: the newest actions, each with the
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 
+Cell = tuple[int, int] | None  # a lane: (card, location), or empty
+Lanes = tuple[Cell, ...]
+Conclaves = tuple[tuple[int, ...], tuple[int, ...]]  # by role
+Position = tuple[Lanes, Conclaves]  # the board and both conclaves, sorted (what AVIG-D4 and D9 compare)
+Seen = dict[tuple[Position, int], int]  # (position, role to move) -> times it occurred at a turn boundary (AVIG-D9)
+Option = tuple[int | None, int | None]  # a petition's (target lane index, direction step), each None if it takes none
+# An action: (kind, lane 1-5, a petition's target lane 1-5 or None, a petition's direction step -1/+1 or None).
+AvignonAction = tuple[str, int, int | None, int | None]
+
 
 def load_cards(path: Path = CARDS_FILE) -> tuple[dict[str, Any], ...]:
     """The 12 character cards (AVIG-D1) in a fixed order; a card's index is its id in the engine."""
@@ -67,11 +77,13 @@ class Table:
 
     __slots__ = ("active", "classes", "conclaves", "deck", "discard", "events", "lanes", "reason", "rng", "winner")
 
-    def __init__(self, lanes, conclaves, deck, discard, rng_state, active, classes, events=None):
-        self.lanes = list(lanes)
-        self.conclaves = [list(conclaves[0]), list(conclaves[1])]
-        self.deck = list(deck)
-        self.discard = list(discard)
+    def __init__(self, lanes: Iterable[Cell], conclaves: Sequence[Iterable[int]], deck: Iterable[int],
+                 discard: Iterable[int], rng_state: int, active: int, classes: Sequence[str],
+                 events: list[dict[str, Any]] | None = None):
+        self.lanes: list[Cell] = list(lanes)
+        self.conclaves: list[list[int]] = [list(conclaves[0]), list(conclaves[1])]
+        self.deck: list[int] = list(deck)
+        self.discard: list[int] = list(discard)
         self.rng = Rng(rng_state)
         self.active = active
         self.winner: int | None = None
@@ -80,6 +92,7 @@ class Table:
         self.classes = classes
 
     def copy(self) -> Table:
+        """An independent scratch board in the same position (no event log)."""
         t = Table.__new__(Table)
         t.lanes = self.lanes[:]
         t.conclaves = [self.conclaves[0][:], self.conclaves[1][:]]
@@ -94,15 +107,23 @@ class Table:
         return t
 
     def note(self, **entry: Any) -> None:
+        """Log an event, if this board keeps a log."""
         if self.events is not None:
             self.events.append(entry)
 
-    def position(self) -> tuple:
+    def position(self) -> Position:
         """The board and both conclaves (what AVIG-D4 and D9 compare)."""
         return position_of(tuple(self.lanes), self.conclaves)
 
+    def cell(self, lane: int) -> tuple[int, int]:
+        """The (card, location) of a lane the caller knows is occupied."""
+        cell = self.lanes[lane]
+        assert cell is not None, f"lane {lane + 1} is empty"
+        return cell
 
-def position_of(lanes: tuple, conclaves: Sequence[Sequence[int]]) -> tuple:
+
+def position_of(lanes: Lanes, conclaves: Sequence[Sequence[int]]) -> Position:
+    """A position: the lanes and both conclaves, each conclave sorted (its order does not matter)."""
     return lanes, (tuple(sorted(conclaves[0])), tuple(sorted(conclaves[1])))
 
 
@@ -120,11 +141,11 @@ def winner_of(conclaves: Sequence[Sequence[int]], classes: Sequence[str], active
                 reasons[opp] = reasons[opp] or "peasant"  # the Peasant reversal: the opponent wins instead
             else:
                 reasons[me] = reasons[me] or "noble"
-    if reasons[active] is not None:
-        both = reasons[1 - active] is not None
-        return active, ("simultaneous" if both else reasons[active])  # AVIG-R22, D5: the active player wins
-    if reasons[1 - active] is not None:
-        return 1 - active, reasons[1 - active]
+    active_reason, other_reason = reasons[active], reasons[1 - active]
+    if active_reason is not None:  # AVIG-R22, D5: the active player wins
+        return active, ("simultaneous" if other_reason is not None else active_reason)
+    if other_reason is not None:
+        return 1 - active, other_reason
     return None, ""
 
 
@@ -153,7 +174,7 @@ def draw_into(t: Table, lane: int, location: int) -> None:
 def move(t: Table, lane: int, step: int) -> None:
     """Move a lane's character one location; past an end it goes to that end's conclave and a card is drawn at Genoa
     (AVIG-R15, R16, D2, A5). Wins are checked after the move."""
-    card, loc = t.lanes[lane]
+    card, loc = t.cell(lane)
     new = loc + step
     if 0 <= new < len(LOCATIONS):
         t.lanes[lane] = (card, new)
@@ -170,7 +191,7 @@ def move(t: Table, lane: int, step: int) -> None:
 
 def banish(t: Table, lane: int) -> None:
     """Discard the lane's character and draw a replacement into the same place (AVIG-R11, A2)."""
-    card, loc = t.lanes[lane]
+    card, loc = t.cell(lane)
     t.discard.append(card)
     t.lanes[lane] = None
     t.note(kind="banish", lane=lane + 1, card=card, location=LOCATIONS[loc])
@@ -178,6 +199,7 @@ def banish(t: Table, lane: int) -> None:
 
 
 def adjacent(lane: int) -> list[int]:
+    """The lane indices beside a lane."""
     return [n for n in (lane - 1, lane + 1) if 0 <= n < LANES]
 
 
@@ -186,76 +208,82 @@ def adjacent(lane: int) -> list[int]:
 # resolve(t, lane, role, target, direction) carries one out, stopping as soon as someone has won.
 
 
-def _monk_options(t, lane, role):
-    targets = [(n, None) for n in adjacent(lane) if t.lanes[n] is not None]
+def _monk_options(t: Table, lane: int, role: int) -> list[Option]:
+    targets: list[Option] = [(n, None) for n in adjacent(lane) if t.lanes[n] is not None]
     return targets or [(None, None)]  # the pull alone still changes the board
 
 
-def _monk(t, lane, role, target, direction):
+def _monk(t: Table, lane: int, role: int, target: int | None, direction: int | None) -> None:
     move(t, lane, TOWARD[role])
     if t.winner is None and target is not None and t.lanes[target] is not None:
         move(t, target, TOWARD[1 - role])
 
 
-def _archbishop_options(t, lane, role):
+def _archbishop_options(t: Table, lane: int, role: int) -> list[Option]:
     return [(None, None)] if any(c is not None and t.classes[c[0]] in ("bishop", "monk") for c in t.lanes) else []
 
 
-def _gather(t, role, classes, step):
+def _gather(t: Table, role: int, classes: Sequence[str], step: int) -> None:
     """Move every character of these classes on the board at the start, in lane order 1-5 (AVIG-D8)."""
     chosen = [(i, c[0]) for i, c in enumerate(t.lanes) if c is not None and t.classes[c[0]] in classes]
     for i, card in chosen:
         if t.winner is not None:
             return
-        if t.lanes[i] is not None and t.lanes[i][0] == card:  # a card drawn during the petition is not moved
+        cell = t.lanes[i]
+        if cell is not None and cell[0] == card:  # a card drawn during the petition is not moved
             move(t, i, step)
 
 
-def _archbishop(t, lane, role, target, direction):
+def _archbishop(t: Table, lane: int, role: int, target: int | None, direction: int | None) -> None:
     _gather(t, role, ("bishop", "monk"), TOWARD[role])
 
 
-def _bishop_options(t, lane, role):
+def _bishop_options(t: Table, lane: int, role: int) -> list[Option]:
     return [(n, d) for n in adjacent(lane) if t.lanes[n] is not None for d in (-1, 1)]
 
 
-def _bishop(t, lane, role, target, direction):
+def _bishop(t: Table, lane: int, role: int, target: int | None, direction: int | None) -> None:
+    assert target is not None and direction is not None  # its options always name both
     move(t, target, direction)
 
 
-def _knight_options(t, lane, role):
+def _knight_options(t: Table, lane: int, role: int) -> list[Option]:
     return [(None, None)]
 
 
-def _knight(t, lane, role, target, direction):
-    card = t.lanes[lane][0]
+def _knight(t: Table, lane: int, role: int, target: int | None, direction: int | None) -> None:
+    card = t.cell(lane)[0]
     move(t, lane, TOWARD[1 - role])
-    if t.winner is None and t.lanes[lane] is not None and t.lanes[lane][0] == card:
+    cell = t.lanes[lane]
+    if t.winner is None and cell is not None and cell[0] == card:
         move(t, lane, TOWARD[1 - role])  # if it left the board, the second step is lost
 
 
-def _noble_options(t, lane, role):
-    here = t.lanes[lane][1]
+def _noble_options(t: Table, lane: int, role: int) -> list[Option]:
+    here = t.cell(lane)[1]
     return [(n, None) for n, c in enumerate(t.lanes) if n != lane and c is not None and c[1] != here]
 
 
-def _noble(t, lane, role, target, direction):
-    (a, la), (b, lb) = t.lanes[lane], t.lanes[target]
+def _noble(t: Table, lane: int, role: int, target: int | None, direction: int | None) -> None:
+    assert target is not None  # its options always name the other lane
+    (a, la), (b, lb) = t.cell(lane), t.cell(target)
     t.lanes[lane], t.lanes[target] = (a, lb), (b, la)
     t.note(kind="swap", lane=lane + 1, target=target + 1, card=a, other=b, location=LOCATIONS[lb],
            other_location=LOCATIONS[la])
     check_win(t)
 
 
-def _peasant_options(t, lane, role):
+def _peasant_options(t: Table, lane: int, role: int) -> list[Option]:
     return [(None, None)] if any(c is not None and t.classes[c[0]] == "noble" for c in t.lanes) else []
 
 
-def _peasant(t, lane, role, target, direction):
+def _peasant(t: Table, lane: int, role: int, target: int | None, direction: int | None) -> None:
     _gather(t, role, ("noble",), TOWARD[1 - role])
 
 
-PETITIONS = {
+# a petition's choices that change something, and carrying one out (see above)
+PETITIONS: dict[str, tuple[Callable[[Table, int, int], list[Option]],
+                           Callable[[Table, int, int, int | None, int | None], None]]] = {
     "monk_pull_push": (_monk_options, _monk),
     "archbishop_gather": (_archbishop_options, _archbishop),
     "bishop_nudge": (_bishop_options, _bishop),
@@ -269,21 +297,21 @@ CLASSES = tuple(c["class"] for c in CARDS)
 PETITION_OF = tuple(c["petition"] for c in CARDS)
 
 
-def basic_actions(t: Table, role: int, used: Sequence[str]) -> list[tuple]:
+def basic_actions(t: Table, role: int, used: Sequence[str]) -> list[AvignonAction]:
     """Every action the basic rules allow (types not used this turn, petitions that change something)."""
-    result: list[tuple] = []
+    result: list[AvignonAction] = []
     occupied = [i for i, c in enumerate(t.lanes) if c is not None]
     for kind in ("pull", "push", "banish"):
         if kind not in used:
             result.extend((kind, i + 1, None, None) for i in occupied)
     if "petition" not in used:
         for i in occupied:
-            options = PETITIONS[PETITION_OF[t.lanes[i][0]]][0](t, i, role)
+            options = PETITIONS[PETITION_OF[t.cell(i)[0]]][0](t, i, role)
             result.extend(("petition", i + 1, None if n is None else n + 1, d) for n, d in options)
     return result
 
 
-def resolve(t: Table, role: int, action: tuple) -> None:
+def resolve(t: Table, role: int, action: AvignonAction) -> None:
     """Carry out one basic-legal action on the scratch board."""
     kind, lane, target, direction = action
     i = lane - 1
@@ -296,7 +324,7 @@ def resolve(t: Table, role: int, action: tuple) -> None:
     elif kind == "banish":
         banish(t, i)
     else:
-        card = t.lanes[i][0]
+        card = t.cell(i)[0]
         t.note(kind="petition", lane=lane, card=card, petition=PETITION_OF[card], target=target,
                direction=None if direction is None else ("rome" if direction > 0 else "avignon"))
         PETITIONS[PETITION_OF[card]][1](t, i, role, None if target is None else target - 1, direction)
@@ -330,8 +358,8 @@ class AvignonState:
     seat_of: tuple[int, int]  # seat_of[AVIGNON], seat_of[ROME] (AVIG-D7)
     bot_level: str
     turn_ms: int
-    lanes: tuple  # per lane (card, location) or None
-    conclaves: tuple[tuple[int, ...], tuple[int, ...]]  # by role, in arrival order
+    lanes: Lanes  # per lane (card, location) or None
+    conclaves: Conclaves  # by role, in arrival order
     deck: tuple[int, ...]  # top first; secret (AVIG-D6)
     discard: tuple[int, ...]
     to_move: int  # role
@@ -339,9 +367,9 @@ class AvignonState:
     used: tuple[str, ...] = ()  # action types used in this turn
     allowed: int = 1  # actions in this turn (AVIG-R8: Rome's first turn has one)
     banished: bool = False  # this turn included a Banish (AVIG-D4)
-    turn_start: tuple | None = None  # the position at the start of this turn
-    prev_start: tuple | None = None  # the position at the start of the opponent's previous turn (AVIG-D4)
-    seen: Any = None  # dict: (position, role to move) -> times it occurred at a turn boundary (AVIG-D9)
+    turn_start: Position | None = None  # the position at the start of this turn
+    prev_start: Position | None = None  # the position at the start of the opponent's previous turn (AVIG-D4)
+    seen: Seen = field(default_factory=dict)  # (position, role to move) -> times it occurred at a turn boundary (D9)
     deadline_ms: int | None = None
     winner: int | None = None  # role
     reason: str = ""
@@ -357,7 +385,7 @@ class AvignonState:
             return AVIGNON
         return None
 
-    def table(self, events: list | None = None) -> Table:
+    def table(self, events: list[dict[str, Any]] | None = None) -> Table:
         """A scratch copy of the board."""
         return Table(self.lanes, self.conclaves, self.deck, self.discard, self.rng_state, self.to_move, CLASSES,
                      events)
@@ -400,7 +428,7 @@ def turn_ok(state: AvignonState, t: Table, banished: bool, banish_lane: int | No
     # A Banish ending the turn draws a secret card: refused if any card it could draw (the unseen ones, public as a
     # set) would bring back a position that has occurred twice, so the draw itself never decides legality.
     lanes, conclaves = pos
-    card, loc = t.lanes[banish_lane]
+    card, loc = t.cell(banish_lane)  # the Banish drew a card: at least the banished one is there to draw
     for c in set(t.deck) | {card}:
         maybe = lanes[:banish_lane] + ((c, loc),) + lanes[banish_lane + 1:]
         if state.seen.get(((maybe, conclaves), nxt), 0) >= 2:
@@ -408,7 +436,7 @@ def turn_ok(state: AvignonState, t: Table, banished: bool, banish_lane: int | No
     return ""
 
 
-class AvignonGame(Game):
+class AvignonGame(Game[AvignonState, AvignonAction]):
     """Avignon 1378: two claimants pull characters into their conclaves."""
 
     info = GameInfo(
@@ -447,7 +475,7 @@ class AvignonGame(Game):
 
     # ----- actions -----
 
-    def parse_action(self, payload: Any) -> tuple:
+    def parse_action(self, payload: Payload) -> AvignonAction:
         """``{"action": "pull"|"push"|"banish"|"petition", "lane": 1-5}``; a petition may add ``"target": 1-5``
         (the other lane it acts on) and ``"direction": "rome"|"avignon"`` (the Bishop's)."""
         if not isinstance(payload, dict):
@@ -470,7 +498,7 @@ class AvignonGame(Game):
             raise InvalidAction('direction must be "rome" or "avignon"', "direction")
         return kind, lane, target, None if direction is None else DIRECTIONS[direction]
 
-    def action_to_json(self, action: tuple) -> dict[str, Any]:
+    def action_to_json(self, action: AvignonAction) -> dict[str, Any]:
         """The payload form of an action."""
         kind, lane, target, direction = action
         result: dict[str, Any] = {"action": kind, "lane": lane}
@@ -480,13 +508,13 @@ class AvignonGame(Game):
             result["direction"] = "rome" if direction > 0 else "avignon"
         return result
 
-    def legal_actions(self, state: AvignonState, seat: int) -> list[tuple]:
+    def legal_actions(self, state: AvignonState, seat: int) -> list[AvignonAction]:
         """Every action the seat may take now, the turn-level rules included (AVIG-D3, D4, D9)."""
         if state.winner is not None or state.role_of(seat) != state.to_move:
             return []
         return self._legal(state)
 
-    def _legal(self, state: AvignonState) -> list[tuple]:
+    def _legal(self, state: AvignonState) -> list[AvignonAction]:
         t = state.table()
         role = state.to_move
         result = []
@@ -497,7 +525,7 @@ class AvignonGame(Game):
                 result.append(action)
         return result
 
-    def _verdict(self, state: AvignonState, work: Table, action: tuple) -> tuple[str, bool]:
+    def _verdict(self, state: AvignonState, work: Table, action: AvignonAction) -> tuple[str, bool]:
         """(why the turn-level rules refuse this basic action, "" if they allow it; whether it ends the turn), with
         ``work`` the board after it (AVIG-D3, D4, D9). Refusals: the codes of REFUSALS, or "dead_end" for a first
         action after which no second action completes an allowed turn and the turn may not end either."""
@@ -512,7 +540,7 @@ class AvignonGame(Game):
         # only one legal action type left)
         return ("dead_end" if self._refusal(state, work, action, banished) else ""), True
 
-    def _dead_end_rule(self, state: AvignonState, work: Table, action: tuple) -> str:
+    def _dead_end_rule(self, state: AvignonState, work: Table, action: AvignonAction) -> str:
         """Which rule closes every way to finish the turn after this first action: "undo" (AVIG-D4), "repeat" (D9) or
         "both"."""
         role = state.to_move
@@ -558,11 +586,11 @@ class AvignonGame(Game):
         return plans, removed
 
     @staticmethod
-    def _refusal(state: AvignonState, work: Table, action: tuple, banished: bool) -> str:
+    def _refusal(state: AvignonState, work: Table, action: AvignonAction, banished: bool) -> str:
         return turn_ok(state, work, banished, action[1] - 1 if action[0] == "banish" else None)
 
     def _seconds(self, state: AvignonState, t: Table, used: tuple[str, ...], banished: bool,
-                 first: bool = False) -> list[tuple]:
+                 first: bool = False) -> list[AvignonAction]:
         """The second actions that complete a legal turn on this board (``first``: stop at the first found)."""
         role = state.to_move
         result = []
@@ -575,25 +603,27 @@ class AvignonGame(Game):
                     break
         return result
 
-    def _resolve_choice(self, state: AvignonState, action: tuple) -> tuple:
+    def _resolve_choice(self, state: AvignonState, action: AvignonAction) -> AvignonAction:
         """Fill a petition's target when only one lane fits, so {"action": "petition", "lane": 1,
         "direction": "rome"} works for a Bishop in lane 1."""
         kind, lane, target, direction = action
         if kind != "petition" or target is not None or state.lanes[lane - 1] is None:
             return action
         t = state.table()
-        options = PETITIONS[PETITION_OF[t.lanes[lane - 1][0]]][0](t, lane - 1, state.to_move)
+        options = PETITIONS[PETITION_OF[t.cell(lane - 1)[0]]][0](t, lane - 1, state.to_move)
         targets = {n for n, _ in options}
-        if len(targets) == 1 and None not in targets:
-            return kind, lane, targets.pop() + 1, direction
+        only = targets.pop() if len(targets) == 1 else None
+        if only is not None:
+            return kind, lane, only + 1, direction
         return action
 
-    def apply(self, state: AvignonState, seat: int, action: tuple, now_ms: int, timing: Timing | None = None
+    def apply(self, state: AvignonState, seat: int, action: AvignonAction, now_ms: int, timing: Timing | None = None
               ) -> AvignonState:
         """One action of the seat's turn; the turn ends after its second (or only) action."""
         return self._act(state, seat, action, now_ms, timed_out=False)
 
-    def _act(self, state: AvignonState, seat: int, action: tuple, now_ms: int, timed_out: bool) -> AvignonState:
+    def _act(self, state: AvignonState, seat: int, action: AvignonAction, now_ms: int, timed_out: bool
+             ) -> AvignonState:
         if state.winner is not None:
             raise IllegalAction("the game is over")
         role = state.role_of(seat)
@@ -619,7 +649,7 @@ class AvignonGame(Game):
                 **self.action_to_json(action)}
         if timed_out:
             note["timeout"] = True
-        history = bounded(state.history + (note,) + tuple(t.events))
+        history = bounded(state.history + (note,) + tuple(t.events or ()))
         if t.winner is not None:  # AVIG-D5: the game ends at once, even in the middle of a turn
             history += ({"kind": "over", "winner": state.seat_of[t.winner], "reason": t.reason},)
             return self._frozen(state, t, used=used, banished=banished, winner=t.winner, reason=t.reason,
@@ -638,9 +668,9 @@ class AvignonGame(Game):
             raise IllegalAction(REFUSALS[why])
         return self._end_turn(self._frozen(state, t, used=used, banished=banished, history=history), now_ms)
 
-    def _check_petition(self, t: Table, role: int, action: tuple) -> None:
+    def _check_petition(self, t: Table, role: int, action: AvignonAction) -> None:
         _kind, lane, target, direction = action
-        card = t.lanes[lane - 1][0]
+        card = t.cell(lane - 1)[0]
         name = CARDS[card]["name"]["en"]
         options = PETITIONS[PETITION_OF[card]][0](t, lane - 1, role)
         if not options:
@@ -694,12 +724,13 @@ class AvignonGame(Game):
     # ----- views -----
 
     def card_view(self, card: int) -> dict[str, Any]:
+        """A card as the views show it."""
         data = CARDS[card]
         return {"card": card, "id": data["id"], "class": data["class"], "petition": data["petition"]}
 
     def view(self, state: AvignonState, seat: int | None) -> dict[str, Any]:
         """Everything public (AVIG-D6): the board, conclaves, discard pile; of the deck only its size."""
-        lanes = []
+        lanes: list[dict[str, Any]] = []
         for i, cell in enumerate(state.lanes):
             if cell is None:
                 lanes.append({"lane": i + 1, "card": None})
@@ -743,7 +774,7 @@ class AvignonGame(Game):
 
     # ----- bots, outcome -----
 
-    def bot_action(self, state: AvignonState, seat: int, rng: Rng) -> tuple[Any, int] | None:
+    def bot_action(self, state: AvignonState, seat: int, rng: Rng) -> tuple[Payload, int] | None:
         """The bot's next action at the seat's level (engine.avignon.bots), after a human-looking pause."""
         from engine.avignon.bots import decide
 

@@ -7,32 +7,28 @@ them; their moves are logged, so a replay never asks a bot again.
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from engine.bots import guess, uniform
 from engine.core import Rng
 
 if TYPE_CHECKING:
     from engine.campaign.game import CampaignGame, CampaignState
 
-LEVELS = {
-    # relative error of numeric guesses (standard deviation), chance to know a multiple-choice answer,
-    # and the share of the answer window they take (from, to)
+
+class Level(TypedDict):
+    """How well a bot of one level plays."""
+
+    spread: float  # the relative error of its numeric guesses (standard deviation)
+    knows: float  # its chance to know a multiple-choice answer
+    think: tuple[float, float]  # the share of the answer window it takes (from, to)
+
+
+LEVELS: dict[str, Level] = {
     "easy": {"spread": 0.30, "knows": 0.45, "think": (0.40, 0.90)},
     "normal": {"spread": 0.12, "knows": 0.65, "think": (0.25, 0.70)},
     "hard": {"spread": 0.04, "knows": 0.85, "think": (0.12, 0.50)},
 }
-
-
-def uniform(rng: Rng) -> float:
-    """A float in [0, 1)."""
-    return (rng.next_u64() >> 11) / float(1 << 53)
-
-
-def gaussian(rng: Rng) -> float:
-    """A standard normal draw (Box-Muller)."""
-    u1 = max(uniform(rng), 1e-12)
-    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * uniform(rng))
 
 
 def thinking(rng: Rng, window_ms: int, share: tuple[float, float]) -> int:
@@ -42,12 +38,6 @@ def thinking(rng: Rng, window_ms: int, share: tuple[float, float]) -> int:
     return max(0, min(delay, window_ms - 150))
 
 
-def guess(rng: Rng, correct: int, spread: float) -> int:
-    """A numeric guess around the truth with a relative error, sometimes exactly right for round numbers."""
-    value = correct * (1.0 + spread * gaussian(rng)) + gaussian(rng) * spread * 3
-    return max(0, round(value))
-
-
 def decide(game: CampaignGame, state: CampaignState, seat: int, rng: Rng) -> tuple[dict[str, Any], int] | None:
     """The bot's action for this seat now, with its delay in ms; None when it has nothing to do."""
     level = LEVELS.get(state.bot_level, LEVELS["normal"])
@@ -55,20 +45,23 @@ def decide(game: CampaignGame, state: CampaignState, seat: int, rng: Rng) -> tup
     if not legal:
         return None
     kind = legal[0][0]
-    if kind == "answer":
-        question = state.numeric[state.asking.question]
-        delay = thinking(rng, state.timers.numeric, level["think"])
-        return {"answer": guess(rng, question.answer, level["spread"])}, delay
-    if kind == "choice":
-        question = state.choice[state.asking.question]
+    if kind in ("answer", "choice"):
+        asking = state.asking
+        assert asking is not None  # an answer is legal only while a question is asked
+        if kind == "answer":
+            numeric = state.numeric[asking.question]
+            delay = thinking(rng, state.timers.numeric, level["think"])
+            return {"answer": guess(rng, numeric.answer, level["spread"])}, delay
+        choice = state.choice[asking.question]
         delay = thinking(rng, state.timers.choice, level["think"])
         if uniform(rng) < level["knows"]:
-            return {"choice": question.correct}, delay
-        return {"choice": rng.randbelow(len(question.options))}, delay
+            return {"choice": choice.correct}, delay
+        return {"choice": rng.randbelow(len(choice.options))}, delay
+    # the legal picks and targets, as territory indices in the order legal_actions lists their ids
     if kind == "pick":
-        territory = best_pick(state, seat, [state.game_map.index_of(t) for _, t in legal], rng)
+        territory = best_pick(state, seat, game.legal_picks(state, seat), rng)
         return {"pick": state.game_map.territories[territory].id}, thinking(rng, state.timers.pick, (0.15, 0.45))
-    territory = best_target(state, seat, [state.game_map.index_of(t) for _, t in legal], level, rng)
+    territory = best_target(state, seat, game.legal_targets(state, seat), level, rng)
     return {"target": state.game_map.territories[territory].id}, thinking(rng, state.timers.target, (0.15, 0.45))
 
 
@@ -85,13 +78,14 @@ def best_pick(state: CampaignState, seat: int, options: list[int], rng: Rng) -> 
     return max(options, key=worth)
 
 
-def best_target(state: CampaignState, seat: int, options: list[int], level: dict[str, Any], rng: Rng) -> int:
+def best_target(state: CampaignState, seat: int, options: list[int], level: Level, rng: Rng) -> int:
     """The attack with the best expected swing: big values, weak castles, and the leader before the others."""
     p_win = level["knows"] * (1 - level["knows"] * 0.5)  # rough chance to win one duel
     leader = max((s for s in state.alive() if s != seat), key=lambda s: state.score[s])
 
     def worth(t: int) -> float:
         owner = state.owner[t]
+        assert owner is not None  # a target is an opponent's territory
         if state.is_intact_castle(t):
             towers = state.towers[owner]
             gain = (state.score[owner] + 1000) * p_win ** towers

@@ -8,29 +8,25 @@ only through ``_score``, which also records the change, so the score log always 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engine.campaign.maps import CampaignMap, builtin_map, builtin_map_ids
-from engine.campaign.questions import (
-    MAX_NUMBER,
-    ChoiceQuestion,
-    NumericQuestion,
-    builtin_questions,
-    parse_content,
-)
+from engine.campaign.questions import ChoiceQuestion, NumericQuestion, parse_content
 from engine.core import (
     BOTS_SETTING,
     ENDED_BY_HOST,
+    AudienceQuestion,
     Context,
     Game,
     GameInfo,
     IllegalAction,
     InvalidAction,
     InvalidSettings,
+    Needs,
     Outcome,
+    Payload,
     Rng,
     SettingSpec,
     Slot,
@@ -39,6 +35,7 @@ from engine.core import (
     evolve,
     shared_places,
 )
+from engine.questions import builtin_questions, parse_number
 
 PLAYERS = 3
 CASTLE_VALUE = 1000  # CAMP-R5
@@ -56,37 +53,9 @@ TYPICAL = {"numeric": (7, 15), "choice": (12, 14)}
 KIND_NAMES = {"numeric": "numeric", "choice": "multiple-choice"}
 HISTORY_SHOWN = 12
 
-DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
-SEPARATORS = ",.'’٬ \u00a0\u202f\u066c"
-# Only 0-9 after the Persian and Arabic-Indic digits are translated: \d would take the digits of every script.
-GROUPED = re.compile(r"[0-9]{1,3}(?:[" + re.escape(SEPARATORS) + r"][0-9]{3})+")
-PLAIN = re.compile(r"[0-9]+")
-NUMBER_TEXT_MAX = 40  # the longest answer read at all: 999,999,999,999 with any separators fits many times over
-
-
-def parse_number(raw: Any) -> int:
-    """A typed whole number (CAMP-D14): Western, Persian or Arabic-Indic digits, thousands separators allowed; the
-    digits of any other script are refused, with or without separators, and so is a text of over 40 characters."""
-    if isinstance(raw, bool):
-        raise InvalidAction("answer must be a whole number", "answer")
-    if isinstance(raw, int):
-        value = raw
-    elif isinstance(raw, str):
-        if len(raw) > NUMBER_TEXT_MAX:  # before any parsing: int() of thousands of digits is slow, then refused
-            raise InvalidAction(f"answer must be between 0 and {MAX_NUMBER:,}", "answer")
-        text = raw.strip().translate(DIGITS)
-        if PLAIN.fullmatch(text):
-            digits = text
-        elif GROUPED.fullmatch(text):
-            digits = re.sub(r"[^0-9]", "", text)
-        else:
-            raise InvalidAction(f"{raw[:20]!r} is not a whole number: use digits only", "answer")
-        value = int(digits)
-    else:
-        raise InvalidAction("answer must be a whole number", "answer")
-    if not 0 <= value <= MAX_NUMBER:
-        raise InvalidAction(f"answer must be between 0 and {MAX_NUMBER:,}", "answer")
-    return value
+# An action: a numeric answer, an option, a territory picked or attacked (by id). legal_actions lists the numeric
+# answer as ("answer", None), a kind without its value; apply refuses that as no answer at all.
+CampaignAction = tuple[Literal["answer", "choice"], int | None] | tuple[Literal["pick", "target"], str]
 
 
 @dataclass(frozen=True)
@@ -136,6 +105,11 @@ class Attack:
     defender: int | None = None
     castle: bool = False  # an assault on an intact castle (CAMP-R21)
     towers_down: int = 0  # towers knocked down in this assault
+
+    def sides(self) -> tuple[int, int, int]:
+        """(attacker, defender, target) once the target is chosen (every duel of the attack comes after that)."""
+        assert self.defender is not None and self.target is not None, "the attack has no target yet"
+        return self.attacker, self.defender, self.target
 
 
 @dataclass(frozen=True)
@@ -240,8 +214,10 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
-class CampaignGame(Game):
+class CampaignGame(Game[CampaignState, CampaignAction]):
     """Short Campaign: three players, a map, quick questions and duels."""
+
+    audience_play_along = True  # spectators answer every question too (audience_question)
 
     info = GameInfo(
         "campaign", "game.campaign.name", "game.campaign.blurb", PLAYERS, PLAYERS,
@@ -263,12 +239,13 @@ class CampaignGame(Game):
 
     # ----- setup -----
 
-    def needs(self) -> dict[str, list[int]]:
+    def needs(self) -> Needs:
         """What a typical game asks of each kind, lowest and highest (the lobby says so; a game plays with any
         number of questions, CAMP-D15)."""
         return {kind: list(span) for kind, span in TYPICAL.items()}
 
-    def prepare(self, settings: Any, seed: int, supply: Any = None) -> dict[str, Any]:
+    def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None
+                ) -> dict[str, Any]:
         """The question decks of one game (CAMP-D15), at most DECK_SIZE of each kind, logged with the start.
 
         ``supply``: ``{"questions": the chosen packs' entries, "top_up": the built-in packs' entries in the room's
@@ -340,7 +317,7 @@ class CampaignGame(Game):
 
     # ----- actions -----
 
-    def parse_action(self, payload: Any) -> tuple[str, Any]:
+    def parse_action(self, payload: Payload) -> CampaignAction:
         """``{"answer": n}``, ``{"choice": i}``, ``{"pick": "territory-id"}`` or ``{"target": "territory-id"}``."""
         if not isinstance(payload, dict) or len(payload) != 1:
             raise InvalidAction('an action is one of {"answer": n}, {"choice": i}, {"pick": id}, {"target": id}')
@@ -357,11 +334,11 @@ class CampaignGame(Game):
             return kind, value
         raise InvalidAction(f"unknown action {str(kind)[:20]!r}", "action")
 
-    def action_to_json(self, action: tuple[str, Any]) -> dict[str, Any]:
+    def action_to_json(self, action: CampaignAction) -> dict[str, Any]:
         """The logged form of an action."""
         return {action[0]: action[1]}
 
-    def legal_actions(self, state: CampaignState, seat: int) -> list[tuple[str, Any]]:
+    def legal_actions(self, state: CampaignState, seat: int) -> list[CampaignAction]:
         """What the seat may do now; answers are listed as a kind with no value."""
         if state.phase == "answer" and state.asking is not None:
             asking = state.asking
@@ -395,14 +372,19 @@ class CampaignGame(Game):
         near = [t for t in theirs if game_map.neighbours[t] & empire]
         return near or theirs
 
-    def apply(self, state: CampaignState, seat: int, action: tuple[str, Any], now_ms: int,
+    def apply(self, state: CampaignState, seat: int, action: CampaignAction, now_ms: int,
               timing: Timing | None = None) -> CampaignState:
-        """The state after a seat's action; IllegalAction if the rules do not allow it now."""
+        """The state after a seat's action; IllegalAction if the rules do not allow it now (InvalidAction for a
+        value of the wrong type, such as the numeric answer legal_actions lists without its number)."""
         kind, value = action
         if state.stage == "over":
             raise IllegalAction("the game is over")
-        if kind in ("answer", "choice"):
+        if kind == "answer" or kind == "choice":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidAction(f"{kind} must be a whole number", kind)
             return self._answer(state, seat, kind, value, now_ms, timing)
+        if not isinstance(value, str):
+            raise InvalidAction(f"{kind} must be a territory id", kind)
         if kind == "pick":
             if state.phase != "pick" or not state.picks or state.picks[0] != seat:
                 raise IllegalAction("it is not your pick")
@@ -459,6 +441,7 @@ class CampaignGame(Game):
     def on_timeout(self, state: CampaignState, now_ms: int) -> CampaignState:
         """The current step's time is up: unlock, close, move on, or pick at random (CAMP-D3)."""
         if state.phase == "preview":
+            assert state.asking is not None  # a preview shows the question about to open
             return replace(state, phase="answer", deadline_ms=state.asking.closes_ms, step=state.step + 1)
         if state.phase == "answer":
             return self._close(state, now_ms)  # no answer counts as no answer (CAMP-D3)
@@ -469,7 +452,7 @@ class CampaignGame(Game):
             seat = state.picks[0]
             territory = rng.choice(self.legal_picks(state, seat))
             return self._pick(replace(state, rng_state=rng.state), seat, territory, now_ms, timed_out=True)
-        if state.phase == "target":
+        if state.phase == "target" and state.attack is not None:
             seat = state.attack.attacker
             territory = rng.choice(self.legal_targets(state, seat))
             return self._target(replace(state, rng_state=rng.state), seat, territory, now_ms, timed_out=True)
@@ -537,19 +520,20 @@ class CampaignGame(Game):
             state = replace(state, picks=(winner, second, winner))  # CAMP-D4
             return self._next_pick(state, now_ms)
         if asking.purpose == "duel":
-            attack = state.attack
+            assert state.attack is not None
+            attacker, defender, _ = state.attack.sides()
             correct = state.choice[asking.question].correct
-            attacker_right = (a := asking.answer_of(attack.attacker)) is not None and a.value == correct
-            defender_right = (d := asking.answer_of(attack.defender)) is not None and d.value == correct
+            attacker_right = (a := asking.answer_of(attacker)) is not None and a.value == correct
+            defender_right = (d := asking.answer_of(defender)) is not None and d.value == correct
             if not attacker_right:
                 return self._resolve(state, attacker_won=False, defender_right=defender_right, now_ms=now_ms)
             if not defender_right:
                 return self._resolve(state, attacker_won=True, defender_right=False, now_ms=now_ms)
-            return self._ask(state, "tiebreak", (attack.attacker, attack.defender), now_ms)  # CAMP-R17c
+            return self._ask(state, "tiebreak", (attacker, defender), now_ms)  # CAMP-R17c
         if asking.purpose == "tiebreak":
-            attack = state.attack
+            assert state.attack is not None
             nobody = not asking.answers  # CAMP-D10: if neither answers, the defender wins
-            attacker_won = not nobody and asking.ranking[0] == attack.attacker
+            attacker_won = not nobody and asking.ranking[0] == state.attack.attacker
             return self._resolve(state, attacker_won=attacker_won, defender_right=True, now_ms=now_ms)
         if asking.purpose == "final":
             state = replace(state, settled=state.settled + (asking.ranking,))
@@ -608,6 +592,7 @@ class CampaignGame(Game):
 
     def _target(self, state: CampaignState, seat: int, territory: int, now_ms: int, timed_out: bool) -> CampaignState:
         defender = state.owner[territory]
+        assert defender is not None  # legal_targets lists opponents' territories only
         attack = Attack(seat, territory, defender, castle=state.is_intact_castle(territory))
         state = self._note(replace(state, attack=attack), kind="attack", seat=seat, defender=defender,
                            territory=state.game_map.territories[territory].id, castle=attack.castle, timeout=timed_out)
@@ -615,7 +600,8 @@ class CampaignGame(Game):
 
     def _resolve(self, state: CampaignState, attacker_won: bool, defender_right: bool, now_ms: int) -> CampaignState:
         attack = state.attack
-        a, d, t = attack.attacker, attack.defender, attack.target
+        assert attack is not None
+        a, d, t = attack.sides()
         if not attacker_won:
             if defender_right or not state.bonus_needs_correct:  # CAMP-D9
                 state = self._score(state, d, DEFENCE_BONUS, "defence")
@@ -770,14 +756,14 @@ class CampaignGame(Game):
         """The question on screen now, which the room counts as seen (CAMP-D15)."""
         return self._question(state, state.asking).id if state.asking is not None else None
 
-    def audience_question(self, state: CampaignState) -> dict[str, Any] | None:
+    def audience_question(self, state: CampaignState) -> AudienceQuestion | None:
         """The question in play for the audience play-along (host/audience.py): its identity, kind, window and
         whether it is open now; the correct answer only once it is revealed."""
         asking = state.asking
         if asking is None:
             return None
         question = self._question(state, asking)
-        result = {"key": asking.opens_ms, "kind": asking.kind, "opens_ms": asking.opens_ms,
+        result: AudienceQuestion = {"key": asking.opens_ms, "kind": asking.kind, "opens_ms": asking.opens_ms,
                   "closes_ms": asking.closes_ms, "open": state.phase == "answer", "revealed": asking.revealed,
                   "options": len(question.options) if isinstance(question, ChoiceQuestion) else 0}
         if asking.revealed:
@@ -786,7 +772,7 @@ class CampaignGame(Game):
 
     # ----- bots, outcome -----
 
-    def bot_action(self, state: CampaignState, seat: int, rng: Rng) -> tuple[Any, int] | None:
+    def bot_action(self, state: CampaignState, seat: int, rng: Rng) -> tuple[Payload, int] | None:
         """A bot's next action and a human-looking delay (engine.campaign.bots)."""
         from engine.campaign.bots import decide
 

@@ -154,10 +154,12 @@ def parse_map(data: Any) -> CampaignMap:
     if not isinstance(credits, str):
         problems.append("credits: must be text")
         credits = ""
-    view_box = _number_list(data.get("view_box"), 4)
-    if view_box is None or view_box[2] <= 0 or view_box[3] <= 0:
+    box = _number_list(data.get("view_box"), 4)
+    view_box = (0.0, 0.0, 1.0, 1.0)
+    if box is None or box[2] <= 0 or box[3] <= 0:
         problems.append("view_box: must be [x, y, width, height] with a positive width and height")
-        view_box = (0.0, 0.0, 1.0, 1.0)
+    else:
+        view_box = (box[0], box[1], box[2], box[3])
 
     background = []
     raw_background = data.get("background", [])

@@ -11,7 +11,7 @@ condemn the ruler, loyal houses condemn known enemies, and power goes to a house
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core import Rng
 from engine.crown.game import view_payloads
@@ -19,13 +19,15 @@ from engine.crown.rules import WIN_CROWNS, crowns_for_reign_day
 
 DONE_CHANCE = 0.3
 
+T = TypeVar("T")
+
 
 def chance(rng: Rng, p: float) -> bool:
     """True with probability p."""
     return rng.randbelow(10_000) < int(p * 10_000)
 
 
-def weighted(rng: Rng, options: list[tuple[float, Any]]) -> Any:
+def weighted(rng: Rng, options: list[tuple[float, T]]) -> T | None:
     """One option drawn by weight (None when there is none)."""
     options = [(w, o) for w, o in options if w > 0]
     if not options:
@@ -118,10 +120,11 @@ def _answer(prompt: dict[str, Any], view: dict[str, Any], know: Knowledge, rng: 
 
 
 def _vote(prompt: dict[str, Any], view: dict[str, Any], know: Knowledge, rng: Rng) -> int | None:
-    choices = [c for c in prompt["choices"] if c is not None]
+    choices: list[int] = [c for c in prompt["choices"] if c is not None]
     if not choices:
         return None
-    ruler, status = view["ruler"], view["status"]
+    ruler: int | None = view["ruler"]
+    status: str = view["status"]
     if prompt["council"] == "judgment":
         if ruler in choices and chance(rng, 0.8 if status == "enemy" else (0, 0.35, 0.9)[know.threat]):
             return ruler
@@ -152,7 +155,7 @@ def _day(view: dict[str, Any], know: Knowledge, rng: Rng, offers: list[dict[str,
         return {"kind": "attack", "target": ruler}
     if chance(rng, DONE_CHANCE) and "done" in by_kind:
         return {"kind": "done"}
-    options: list[tuple[float, Any]] = []
+    options: list[tuple[float, dict[str, Any]]] = []
     if targets:
         if ruler in targets and (status == "enemy" or know.threat):
             on_ruler = sum(1 for a in attacks_today if a["target"] == ruler)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from engine.core import (
     ENDED_BY_HOST,
@@ -29,6 +29,7 @@ from engine.core import (
     IllegalAction,
     InvalidAction,
     Outcome,
+    Payload,
     Rng,
     SettingSpec,
     Slot,
@@ -77,6 +78,10 @@ FIELDS = {
     "react": ("defect",), "done": (),
 }
 HOUSE_FIELDS = ("target", "proposer", "demander", "debtor", "replacement")
+# An action: its kind (a str of KINDS), then the kind's fields in FIELDS order: house numbers, true/false, "a"/"b",
+# "pre"/"post", a vote's choice a house number or ABSTAIN. The kind decides the shape, which a type cannot follow here
+# (apply dispatches on it by name), so the items are Any.
+CrownAction = tuple[Any, ...]
 BOOL_FIELDS = ("accept", "pay", "defect")
 
 BOT_LEVELS = ("strong", "simple")  # engine/crown/strong.py, engine/crown/bots.py
@@ -102,6 +107,16 @@ def check(condition: bool, reason: str, message: str, field: str | None = None) 
         raise Refusal(reason, message, field)
 
 
+T = TypeVar("T")
+
+
+def found(value: T | None, reason: str, message: str) -> T:
+    """The value, or a Refusal if there is none (an answer to a proposal that is not open, say)."""
+    if value is None:
+        raise Refusal(reason, message)
+    return value
+
+
 def entry(key: str, day: int, **params: Any) -> dict[str, Any]:
     """A feed or chronicle entry: an i18n key, its parameters (houses as indices) and the day."""
     return {"key": f"crown.log.{key}", "params": params, "day": day}
@@ -116,7 +131,19 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def new_house() -> dict[str, Any]:
+class House(TypedDict):
+    """One house's standing (M1)."""
+
+    prestige: int
+    status: str  # loyal, enemy or ruler
+    crowns: int
+    streak: int  # loyal days in a row
+    enemy_days: int  # days as an enemy under this ruler (CROWN-A20)
+    nlt: bool  # a non-loyal moment today (M2, CROWN-A5)
+    pending_enemy: bool  # becomes an enemy at the next day start (CROWN-R21)
+
+
+def new_house() -> House:
     """One house at the start (M1)."""
     return {"prestige": PRESTIGE_START, "status": LOYAL, "crowns": 0, "streak": 0, "enemy_days": 0,
             "nlt": False, "pending_enemy": False}
@@ -138,7 +165,7 @@ class CrownState:
     council_ms: int
     react_ms: int
     last_day: int
-    houses: tuple[dict[str, Any], ...]
+    houses: tuple[House, ...]
     debts: tuple[tuple[int, ...], ...]  # debts[debtor][creditor] (CROWN-A38)
     pacts: tuple[tuple[int, int], ...] = ()  # no-attack pairs (CROWN-R52, R53), until the ruler changes
     ruler: int | None = None
@@ -149,8 +176,8 @@ class CrownState:
     window_ms: int = 0
     step: int = 0
     rng_state: int = 0
-    today: Any = None
-    council: Any = None
+    today: dict[str, Any] = field(default_factory=dict)  # new_today(): the day's declared actions and daily uses
+    council: dict[str, Any] | None = None  # the council sitting now (kind, voters, candidates, votes...), if any
     pending: tuple[tuple[int, int], ...] = ()  # queued prestige deltas (house, amount) for the next calculation point
     feed: tuple[dict[str, Any], ...] = ()
     chron: tuple[tuple[dict[str, Any], ...], ...] = ((),) * HOUSES
@@ -161,6 +188,11 @@ class CrownState:
     ranking: tuple[int, ...] | None = None
     bot_levels: tuple[str, ...] = ("strong",) * HOUSES  # each house's bot level when a bot plays it (CROWN-D7)
 
+    def sitting(self) -> dict[str, Any]:
+        """The council sitting now: every phase but the day and the end has one."""
+        assert self.council is not None, f"no council sits in phase {self.phase}"
+        return self.council
+
 
 class Work:
     """A mutable copy of a state for one apply or timeout."""
@@ -168,7 +200,7 @@ class Work:
     def __init__(self, state: CrownState, now_ms: int):
         self.s = state
         self.now = now_ms
-        self.houses = [dict(h) for h in state.houses]
+        self.houses = [h.copy() for h in state.houses]
         self.debts = [list(row) for row in state.debts]
         self.pacts = set(state.pacts)
         self.ruler = state.ruler
@@ -179,8 +211,8 @@ class Work:
         self.window_ms = state.window_ms
         self.step = state.step
         self.rng = Rng(state.rng_state)
-        self.today = _copy(state.today)
-        self.council = _copy(state.council)
+        self.today: dict[str, Any] = _copy(state.today)
+        self.council: dict[str, Any] | None = _copy(state.council)
         self.pending = list(state.pending)
         self.feed_new: list[dict[str, Any]] = []
         self.chron_new: list[list[dict[str, Any]]] = [[] for _ in range(HOUSES)]
@@ -192,7 +224,13 @@ class Work:
 
     # ----- small helpers -----
 
+    def sitting(self) -> dict[str, Any]:
+        """The council sitting now: every phase but the day and the end has one."""
+        assert self.council is not None, f"no council sits in phase {self.phase}"
+        return self.council
+
     def status(self, h: int) -> str:
+        """A house's status."""
         return self.houses[h]["status"]
 
     def set_status(self, h: int, status: str) -> None:
@@ -202,12 +240,15 @@ class Work:
             self.houses[h]["nlt"] = True
 
     def public(self, key: str, **params: Any) -> None:
+        """A public feed entry."""
         self.feed_new.append(entry(key, self.day, **params))
 
     def tell(self, h: int, key: str, **params: Any) -> None:
+        """A private entry in one house's chronicle."""
         self.chron_new[h].append(entry(key, self.day, **params))
 
     def queue(self, h: int, amount: int) -> None:
+        """A prestige delta for the next calculation point."""
         self.pending.append((h, amount))
 
     def open_window(self, phase: str, ms: int) -> None:
@@ -228,6 +269,7 @@ class Work:
             self.tell(creditor, "debts_cancelled", house=debtor, count=cancelled)
 
     def freeze(self) -> CrownState:
+        """The state this work ends in."""
         s = self.s
         feed = s.feed + tuple(self.feed_new) if self.feed_new else s.feed
         chron = tuple(c + tuple(n) if n else c for c, n in zip(s.chron, self.chron_new, strict=True))
@@ -244,7 +286,7 @@ def pact(pacts: Any, a: int, b: int) -> bool:
     return (min(a, b), max(a, b)) in pacts
 
 
-class CrownGame(Game):
+class CrownGame(Game[CrownState, CrownAction]):
     """Seizing the Crown: five houses, loyalty and treason, hidden prestige."""
 
     info = GameInfo("crown", "game.crown.name", "game.crown.blurb", 1, 12, SETTINGS, teams=True,
@@ -270,7 +312,7 @@ class CrownGame(Game):
 
     # ----- parsing -----
 
-    def parse_action(self, payload: Any) -> tuple:
+    def parse_action(self, payload: Payload) -> CrownAction:
         """``{"kind": ..., fields}``; see docs/crown-engine.md for every kind and its fields."""
         if not isinstance(payload, dict):
             raise InvalidAction('an action is an object like {"kind": "attack", "target": 2}', "kind")
@@ -281,7 +323,7 @@ class CrownGame(Game):
         for key in payload:
             if key != "kind" and key not in fields:
                 raise InvalidAction(f"{str(key)[:20]!r} is not a field of {kind}", str(key)[:20])
-        values: list[Any] = [kind]
+        values: list[Any] = []
         for name in fields:
             value = payload.get(name)
             if name in HOUSE_FIELDS:
@@ -305,9 +347,9 @@ class CrownGame(Game):
                                       or not 0 <= value < HOUSES):
                 raise InvalidAction("offer must be the number of a conspiracy offer you received", name)
             values.append(value)
-        return tuple(values)
+        return (kind, *values)
 
-    def action_to_json(self, action: tuple) -> dict[str, Any]:
+    def action_to_json(self, action: CrownAction) -> dict[str, Any]:
         """The payload form of an action."""
         kind = action[0]
         result: dict[str, Any] = {"kind": kind}
@@ -317,12 +359,12 @@ class CrownGame(Game):
 
     # ----- legality -----
 
-    def legal_actions(self, state: CrownState, seat: int) -> list[tuple]:
+    def legal_actions(self, state: CrownState, seat: int) -> list[CrownAction]:
         """Every action the house may take now (the veto is listed whenever it may be tried, CROWN-A10)."""
         if state.phase == OVER or not 0 <= seat < HOUSES:
             return []
         h = seat
-        result: list[tuple] = []
+        result: list[CrownAction] = []
         others = [x for x in range(HOUSES) if x != h]
         non_rulers = [x for x in others if x != state.ruler]
         debtors = [x for x in range(HOUSES) if state.debts[x][h] > 0]
@@ -363,7 +405,7 @@ class CrownGame(Game):
                                if t not in (x, h) and not pact(state.pacts, x, t)]
             result += [("debt_take", x) for x in debtors]
             return result
-        council = state.council
+        council = state.sitting()
         if state.phase in VOTING:
             if h in council["voters"] and council["votes"][h] == NOVOTE:
                 result += [("vote", c) for c in self._choices(state, h)]
@@ -385,16 +427,16 @@ class CrownGame(Game):
     @staticmethod
     def _choices(state: CrownState, voter: int) -> list[int]:
         """A voter's choices: every candidate but itself, or abstain (CROWN-A29, A37)."""
-        return [c for c in state.council["candidates"] if c != voter] + [ABSTAIN]
+        return [c for c in state.sitting()["candidates"] if c != voter] + [ABSTAIN]
 
     # ----- applying -----
 
-    def apply(self, state: CrownState, seat: int, action: tuple, now_ms: int, timing: Timing | None = None
+    def apply(self, state: CrownState, seat: int, action: CrownAction, now_ms: int, timing: Timing | None = None
               ) -> CrownState:
         """One house's action; the window closes by itself when everyone is done or has voted."""
         check(state.phase != OVER, "game_over", "the game is over")
         check(0 <= seat < HOUSES, "not_a_house", "no such house")
-        check(isinstance(action, tuple) and action and action[0] in KINDS, "unknown", "unknown action")
+        check(isinstance(action, tuple) and bool(action) and action[0] in KINDS, "unknown", "unknown action")
         w = Work(state, now_ms)
         kind = action[0]
         handler = getattr(self, f"_do_{kind}")
@@ -497,8 +539,8 @@ class CrownGame(Game):
 
     def _do_answer_alliance(self, w: Work, h: int, p: int, accept: bool) -> None:
         self._need_phase(w, DAY)
-        prop = next((x for x in w.today["alliances"] if x["p"] == p and x["t"] == h and x["ans"] is None), None)
-        check(prop is not None, "no_proposal", "there is no open alliance proposal from that house to yours")
+        prop = found(next((x for x in w.today["alliances"] if x["p"] == p and x["t"] == h and x["ans"] is None), None),
+                     "no_proposal", "there is no open alliance proposal from that house to yours")
         prop["ans"] = "accept" if accept else "reject"
         if not accept:
             w.queue(p, -5)  # CROWN-R54
@@ -553,8 +595,8 @@ class CrownGame(Game):
 
     def _do_answer_conspiracy(self, w: Work, h: int, n: int, accept: bool) -> None:
         self._need_phase(w, DAY)
-        offer = next((x for x in w.today["conspiracies"] if x["t"] == h and x["n"] == n and x["ans"] is None), None)
-        check(offer is not None, "no_proposal", "there is no open conspiracy offer with that number")
+        offer = found(next((x for x in w.today["conspiracies"] if x["t"] == h and x["n"] == n and x["ans"] is None),
+                           None), "no_proposal", "there is no open conspiracy offer with that number")
         self._conspiracy_result(w, offer, accept)
         self._maybe_close_day(w)
 
@@ -574,9 +616,9 @@ class CrownGame(Game):
 
     def _do_answer_hush(self, w: Work, h: int, d: int, pay: bool) -> None:
         self._need_phase(w, DAY)
-        demand = next((x for x in w.today["hush"] if x["d"] == d and x["t"] == h and x["enemy"] and x["ans"] is None),
-                      None)
-        check(demand is not None, "no_proposal", "there is no open hush-money demand from that house")
+        demand = found(next((x for x in w.today["hush"] if x["d"] == d and x["t"] == h and x["enemy"]
+                             and x["ans"] is None), None),
+                       "no_proposal", "there is no open hush-money demand from that house")
         demand["ans"] = "pay" if pay else "refuse"
         if pay:  # CROWN-R65, M5 T4
             w.tell(h, "hush_paid", demander=d)
@@ -618,7 +660,7 @@ class CrownGame(Game):
     def _do_debt_vote(self, w: Work, h: int, x: int, choice: int) -> None:
         self._need_phase(w, *VOTING)  # CROWN-R70, A37
         self._need_debt(w, h, x)
-        c = w.council
+        c = w.sitting()
         check(x in c["voters"], "not_voter", "that house does not vote in this council")
         check(x != w.ruler, "debtor_ruler", "the ruling house's vote cannot be changed (CROWN-R70, A37)")
         check(c["forced"][x] is None, "already_forced", "that house's vote has already been changed")
@@ -639,7 +681,7 @@ class CrownGame(Game):
 
     def _do_vote(self, w: Work, h: int, choice: int) -> None:
         self._need_phase(w, *VOTING)
-        c = w.council
+        c = w.sitting()
         check(h in c["voters"], "not_voter", "your house does not vote in this council (CROWN-R25)")
         check(c["votes"][h] == NOVOTE, "already_voted", "your house has already voted in this council")
         check(choice == ABSTAIN or (choice in c["candidates"] and choice != h), "bad_choice",
@@ -653,13 +695,13 @@ class CrownGame(Game):
         self._maybe_close_council(w)
 
     def _maybe_close_council(self, w: Work) -> None:
-        c = w.council
+        c = w.sitting()
         if all(c["votes"][v] != NOVOTE for v in c["voters"]):
             self._close_council(w)
 
     def _do_veto(self, w: Work, h: int, r: int) -> None:
         self._need_phase(w, VETO)
-        c = w.council
+        c = w.sitting()
         check(h == w.ruler, "not_ruler", "only the ruling house may veto (CROWN-R60)")
         check(not c.get("veto_refused"), "veto_refused", "your veto was already refused in this council")
         check(0 <= r < HOUSES and r not in (h, c["condemned"]), "bad_replacement",
@@ -684,12 +726,12 @@ class CrownGame(Game):
         self._need_phase(w, VETO)
         check(h == w.ruler, "not_ruler", "only the ruling house decides on a veto")
         w.public("no_veto", ruler=h)
-        self._condemn(w, w.council["condemned"])
+        self._condemn(w, w.sitting()["condemned"])
         self._after_judgment(w)
 
     def _do_react(self, w: Work, h: int, defect: bool) -> None:
         self._need_phase(w, REACTIONS)
-        c = w.council
+        c = w.sitting()
         check(h in c["react"], "not_prompted", "your house is not asked to react")
         check(c["answers"][h] is None, "already_answered", "your house has already answered")
         c["answers"][h] = defect
@@ -833,12 +875,14 @@ class CrownGame(Game):
         return totals
 
     def _close_council(self, w: Work) -> None:
-        c = w.council
+        c = w.sitting()
         for v in c["voters"]:
             if c["votes"][v] == NOVOTE:
                 c["votes"][v] = ABSTAIN  # no vote in time: abstained
         totals = self._tally(c)
         if c["kind"] == JUDGMENT:
+            ruler = w.ruler
+            assert ruler is not None  # a council of judgment sits under a ruler (a deposition opens a transfer)
             for v in c["voters"]:  # CROWN-R21, A21, M5 T3: a forced vote counts too
                 if c["votes"][v] == w.ruler and w.status(v) == LOYAL and not w.houses[v]["pending_enemy"]:
                     w.houses[v]["pending_enemy"] = True
@@ -847,7 +891,7 @@ class CrownGame(Game):
             leaders = [x for x in range(HOUSES) if totals[x] == top]
             if top == 0 or len(leaders) > 1:  # CROWN-A30
                 w.public("no_condemnation")
-                w.queue(w.ruler, 10)  # CROWN-R22
+                w.queue(ruler, 10)  # CROWN-R22
                 c["condemned"] = None
                 self._after_judgment(w)
                 return
@@ -873,7 +917,7 @@ class CrownGame(Game):
 
     def _condemn(self, w: Work, x: int) -> None:
         """The condemnation effects on one house (CROWN-R17..R20), with the statuses of this moment."""
-        c = w.council
+        c = w.sitting()
         w.queue(x, -10)  # CROWN-R17
         status = w.status(x)
         if status == LOYAL:  # CROWN-R18
@@ -893,7 +937,7 @@ class CrownGame(Game):
 
     def _after_judgment(self, w: Work) -> None:
         """After the council of judgment: the transfer council if the ruler was removed, else POST."""
-        c = w.council
+        c = w.sitting()
         if c.get("removed"):
             former = w.ruler
             w.public("ruler_removed", ruler=former)
@@ -1039,7 +1083,7 @@ class CrownGame(Game):
             self._close_council(w)
         elif w.phase == VETO:
             w.public("no_veto", ruler=w.ruler)
-            self._condemn(w, w.council["condemned"])
+            self._condemn(w, w.sitting()["condemned"])
             self._after_judgment(w)
         elif w.phase == REACTIONS:
             self._after_judgment(w)
@@ -1129,7 +1173,7 @@ class CrownGame(Game):
         prompts: list[dict[str, Any]] = []
         actions: list[dict[str, Any]] = []
         deadline = state.deadline_ms
-        groups: dict[tuple, dict[str, Any]] = {}
+        groups: dict[tuple[Any, ...], dict[str, Any]] = {}
         meta = {"attack": (0, True), "spy": (5, False), "feast": (5, True), "banquet": (0, True), "aid": (5, True),
                 "propose_alliance": (0, True), "propose_conspiracy": (0, False), "demand_hush": (0, False),
                 "debt_attack": (0, True), "debt_take": (0, True), "debt_vote": (0, True), "done": (0, True)}
@@ -1146,17 +1190,17 @@ class CrownGame(Game):
                 if a[2]:
                     prompts.append({"kind": "hush", "demander": a[1], "deadline_ms": deadline, "public": False})
             elif kind == "vote":
-                key = ("vote",)
+                key: tuple[Any, ...] = ("vote",)
                 if key not in groups:
-                    groups[key] = {"kind": "vote", "council": state.council["kind"], "choices": [],
+                    groups[key] = {"kind": "vote", "council": state.sitting()["kind"], "choices": [],
                                    "deadline_ms": deadline, "public": True}
                     prompts.append(groups[key])
                 groups[key]["choices"].append(None if a[1] == ABSTAIN else a[1])
             elif kind in ("veto", "pass"):
                 key = ("veto",)
                 if key not in groups:
-                    groups[key] = {"kind": "veto", "condemned": state.council["condemned"], "replacements": [],
-                                   "cost": VETO_COST, "refused": bool(state.council.get("veto_refused")),
+                    groups[key] = {"kind": "veto", "condemned": state.sitting()["condemned"], "replacements": [],
+                                   "cost": VETO_COST, "refused": bool(state.sitting().get("veto_refused")),
                                    "deadline_ms": deadline, "public": True}
                     prompts.append(groups[key])
                 if kind == "veto":
@@ -1210,7 +1254,7 @@ class CrownGame(Game):
 
     # ----- bots, outcome -----
 
-    def bot_action(self, state: CrownState, seat: int, rng: Rng) -> tuple[Any, int] | None:
+    def bot_action(self, state: CrownState, seat: int, rng: Rng) -> tuple[Payload, int] | None:
         """The bot's next action, decided from its house's view only (CROWN-D7), after a short pause."""
         from engine.crown import bots, strong
 

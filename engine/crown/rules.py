@@ -33,7 +33,7 @@ def ranks(prestige: Sequence[int]) -> list[int]:
     return [1 + sum(1 for q in prestige if q > p) for p in prestige]
 
 
-def resolve_attacks(attacks: Sequence[dict[str, Any]], ruler: int | None) -> tuple[list[int], bool, list[dict]]:
+def resolve_attacks(attacks: Sequence[dict[str, Any]], ruler: int | None) -> tuple[list[int], bool, list[dict[str, Any]]]:
     """The prestige deltas of one day's attacks (CROWN-M4), whether the ruler is deposed by war (CROWN-R37), and
     one note per attack with its attacker delta ``g`` before debt redirection.
 

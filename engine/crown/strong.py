@@ -128,9 +128,9 @@ def _decide(pic: Picture, offers: list[dict[str, Any]], rng: Rng) -> dict[str, A
         if forced is not None:
             return forced
     if council is not None and council["kind"] == "judgment" and pic.clock <= 1:
-        forced = [o for o in offers if o["kind"] == "debt_vote" and o["choice"] == pic.ruler]
-        if forced:
-            return forced[0]
+        debt_votes = [o for o in offers if o["kind"] == "debt_vote" and o["choice"] == pic.ruler]
+        if debt_votes:
+            return debt_votes[0]
     take = _take_from_ruler(pic, offers)
     if take is not None:
         return take
@@ -282,7 +282,7 @@ def _day(pic: Picture, offers: list[dict[str, Any]], rng: Rng) -> dict[str, Any]
     if status == "ruler":
         return _ruler_day(pic, by_kind, used, rng)
     attack = _attack_ruler(pic, by_kind)
-    if attack is not None and attack != "wait":
+    if isinstance(attack, dict):  # an attack to make now (else None, or "wait" for others to attack first)
         return attack
     return _optional(pic, by_kind, used, rng, finish=attack != "wait")
 

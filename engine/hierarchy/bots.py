@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import Rng
 from engine.hierarchy import rules
+from engine.hierarchy.rules import Action, Hands, Line, Pending
 
 if TYPE_CHECKING:
     from engine.hierarchy.game import HierarchyGame, HierarchyState
@@ -20,7 +21,7 @@ LEVELS = ("random", "greedy", "strong")
 WIN = 1000
 NODE_BUDGET = 6000  # nodes per strong decision; at most about 0.3 s here (see tests/hierarchy/test_bots.py)
 
-Position = tuple  # (hands, line, turn, pending)
+Position = tuple[Hands, Line, int, Pending | None]  # (hands, line, turn, pending)
 
 
 def actor(pos: Position) -> int:
@@ -28,7 +29,7 @@ def actor(pos: Position) -> int:
     return pos[3][1] if pos[3] is not None else pos[2]
 
 
-def moves(pos: Position) -> list[tuple]:
+def moves(pos: Position) -> list[Action]:
     """The legal moves of a search position, as engine actions."""
     hands, line, turn, pending = pos
     if pending is not None:
@@ -36,10 +37,11 @@ def moves(pos: Position) -> list[tuple]:
     return [("play", *p) for p in rules.plays(hands[turn], line, turn)]
 
 
-def child(pos: Position, move: tuple) -> Position:
+def child(pos: Position, move: Action) -> Position:
     """The position after a move (the same transitions the engine uses)."""
     hands, line, turn, pending = pos
     if move[0] == "return":
+        assert pending is not None  # a return is a move only while one is pending
         hands, line, new_pending = rules.do_return(hands, line, pending, move[1])
         return hands, line, (1 - pending[2]) if new_pending is None else turn, new_pending
     _, card, copy, burn = move
@@ -64,7 +66,7 @@ class OutOfNodes(Exception):
 class SearchResult:
     """The chosen move, its value for the searching seat, the depth completed and the nodes visited."""
 
-    move: tuple
+    move: Action
     value: float
     depth: int
     nodes: int
@@ -144,12 +146,13 @@ def search(pos: Position, budget: int = NODE_BUDGET) -> SearchResult:
     return SearchResult(best_move, best_value, done_depth, nodes, solved)
 
 
-def swindle(pos: Position, budget: int = NODE_BUDGET) -> tuple[tuple, int]:
+def swindle(pos: Position, budget: int = NODE_BUDGET) -> tuple[Action, int]:
     """In a position lost against perfect play: the move after which the most opponent replies are not proven
     wins for them (a fallible opponent may still go wrong), ties to the longer game; and the nodes used."""
     me = actor(pos)
     options = moves(pos)
-    scored, used = [], 0
+    scored: list[tuple[float, int, Action]] = []
+    used = 0
     for move in options:
         after = child(pos, move)
         if actor(after) == me:  # our own Surgeon return follows: judge it by the search
@@ -171,10 +174,10 @@ def swindle(pos: Position, budget: int = NODE_BUDGET) -> tuple[tuple, int]:
     return best[2], used
 
 
-def greedy(pos: Position, rng: Rng) -> tuple:
+def greedy(pos: Position, rng: Rng) -> Action:
     """A winning move if there is one, else the move leaving the opponent the fewest plays (ties at random)."""
     root = actor(pos)
-    scored = []
+    scored: list[tuple[float, Action]] = []
     for move in moves(pos):
         after = child(pos, move)
         if after[3] is None and not moves(after) and actor(after) != root:
@@ -189,12 +192,12 @@ def position_of(state: HierarchyState) -> Position:
     return state.hands, state.line, state.turn, state.pending
 
 
-def choose(state: HierarchyState, level: str, rng: Rng, budget: int = NODE_BUDGET) -> tuple:
+def choose(state: HierarchyState, level: str, rng: Rng, budget: int = NODE_BUDGET) -> Action:
     """The move a bot of this level makes now (an engine action)."""
     return choose_counted(state, level, rng, budget)[0]
 
 
-def choose_counted(state: HierarchyState, level: str, rng: Rng, budget: int = NODE_BUDGET) -> tuple[tuple, int]:
+def choose_counted(state: HierarchyState, level: str, rng: Rng, budget: int = NODE_BUDGET) -> tuple[Action, int]:
     """The move and the search nodes it took (the deterministic measure of a decision's cost)."""
     pos = position_of(state)
     if level == "random":

@@ -21,6 +21,7 @@ from engine.core import (
     IllegalAction,
     InvalidAction,
     Outcome,
+    Payload,
     Rng,
     SettingSpec,
     Slot,
@@ -28,7 +29,7 @@ from engine.core import (
     evolve,
 )
 from engine.hierarchy import rules
-from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER, Reason
+from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER, Action, Hands, Line, Pending, Reason
 
 PLAYERS = 2
 HAND_SIZE = 7  # HIER-R4
@@ -58,11 +59,11 @@ class HierarchyState:
     bots: tuple[bool, ...]
     colours: tuple[str, str]  # seat -> colour
     first: int  # the seat that was dealt the Impostor
-    hands: tuple[tuple[str, ...], tuple[str, ...]]
-    line: tuple[tuple[str, int, str | None], ...]  # (card, owner, copy), bottom first
+    hands: Hands
+    line: Line  # (card, owner, copy), bottom first
     burned: tuple[tuple[str, int], ...]  # (card, owner), oldest first
     turn: int  # the seat to play (after any pending return)
-    pending: tuple[int, int, int] | None  # Surgeon return: (stage, chooser, surgeon seat)
+    pending: Pending | None  # Surgeon return: (stage, chooser, surgeon seat)
     turn_ms: int
     deadline_ms: int | None
     bot_level: str
@@ -83,18 +84,25 @@ class HierarchyState:
 replace = evolve  # the shared fast replace of engine.core
 
 
-def _card_field(payload: dict, key: str, required: bool) -> str | None:
+def _card_field(payload: dict[str, Any], key: str) -> str | None:
+    """The card a payload's field names, or None when the field is absent (or null)."""
     value = payload.get(key)
     if value is None:
-        if required:
-            raise InvalidAction(f"{key} must name a card", key)
         return None
     if not isinstance(value, str) or value not in CARDS:
         raise InvalidAction(f"{key} must be one of {', '.join(ORDER)}", key)
     return value
 
 
-class HierarchyGame(Game):
+def _card(payload: dict[str, Any], key: str) -> str:
+    """The card a payload's required field names."""
+    value = _card_field(payload, key)
+    if value is None:
+        raise InvalidAction(f"{key} must name a card", key)
+    return value
+
+
+class HierarchyGame(Game[HierarchyState, Action]):
     """Hierarchy: build the Line of Power; whoever cannot play loses."""
 
     info = GameInfo(
@@ -129,7 +137,7 @@ class HierarchyGame(Game):
 
     # ----- actions -----
 
-    def parse_action(self, payload: Any) -> tuple:
+    def parse_action(self, payload: Payload) -> Action:
         """``{"play": card}`` with ``"copy"`` (the Impostor) or ``"burn"`` (the Tower on a higher card) when needed,
         or ``{"return": card}`` to answer a pending Surgeon return."""
         if not isinstance(payload, dict):
@@ -138,28 +146,27 @@ class HierarchyGame(Game):
             if set(payload) != {"return"}:
                 extra = min(map(str, set(payload) - {"return"}))
                 raise InvalidAction(f"a return takes no {extra}", extra)
-            return ("return", _card_field(payload, "return", True))
+            return ("return", _card(payload, "return"))
         if "play" not in payload:
             raise InvalidAction('an action is {"play": "card"} or {"return": "card"}', "action")
-        extra = set(payload) - {"play", "copy", "burn"}
-        if extra:
-            first = min(map(str, extra))
+        unknown = set(payload) - {"play", "copy", "burn"}
+        if unknown:
+            first = min(map(str, unknown))
             raise InvalidAction(f"a play takes no {first}", first)
-        return ("play", _card_field(payload, "play", True), _card_field(payload, "copy", False),
-                _card_field(payload, "burn", False))
+        return ("play", _card(payload, "play"), _card_field(payload, "copy"), _card_field(payload, "burn"))
 
-    def action_to_json(self, action: tuple) -> dict[str, Any]:
+    def action_to_json(self, action: Action) -> dict[str, Any]:
         """The logged (and payload) form of an action."""
         if action[0] == "return":
             return {"return": action[1]}
-        result = {"play": action[1]}
+        result: dict[str, Any] = {"play": action[1]}
         if action[2] is not None:
             result["copy"] = action[2]
         if action[3] is not None:
             result["burn"] = action[3]
         return result
 
-    def legal_actions(self, state: HierarchyState, seat: int) -> list[tuple]:
+    def legal_actions(self, state: HierarchyState, seat: int) -> list[Action]:
         """The seat's legal plays or returns now (HIER-D2); empty when it is not the seat's move."""
         if state.actor != seat:
             return []
@@ -167,7 +174,7 @@ class HierarchyGame(Game):
             return [("return", c) for c in rules.return_options(state.line, state.pending)]
         return [("play", *p) for p in rules.plays(state.hands[seat], state.line, seat)]
 
-    def apply(self, state: HierarchyState, seat: int, action: tuple, now_ms: int,
+    def apply(self, state: HierarchyState, seat: int, action: Action, now_ms: int,
               timing: Timing | None = None) -> HierarchyState:
         """The state after the seat's action; IllegalAction if not allowed (IllegalPlay, carrying the reason as
         data, when the rules refuse a play)."""
@@ -202,12 +209,11 @@ class HierarchyGame(Game):
             reason = rules.why("no_other_copy", why=rules.reason_param(reason))
         return reason
 
-    def _act(self, state: HierarchyState, seat: int, action: tuple, now_ms: int, timed_out: bool
+    def _act(self, state: HierarchyState, seat: int, action: Action, now_ms: int, timed_out: bool
              ) -> HierarchyState:
         if state.winner is not None:
             raise IllegalAction("the game is over")
-        kind = action[0]
-        if kind == "return":
+        if action[0] == "return":
             if state.pending is None:
                 raise IllegalAction("there is no Surgeon return to choose now")
             stage, chooser, surgeon_seat = state.pending
@@ -231,8 +237,8 @@ class HierarchyGame(Game):
                 state = replace(state, turn=1 - surgeon_seat)
                 return self._start_turn(state, now_ms)
             return state
-        if kind != "play":
-            raise IllegalAction(f"unknown action {kind!r}")
+        if action[0] != "play":
+            raise IllegalAction(f"unknown action {action[0]!r}")
         if state.pending is not None:
             raise IllegalAction("a Surgeon return must be chosen first")
         if seat != state.turn:
@@ -329,7 +335,7 @@ class HierarchyGame(Game):
 
     # ----- bots, outcome -----
 
-    def bot_action(self, state: HierarchyState, seat: int, rng: Rng) -> tuple[Any, int] | None:
+    def bot_action(self, state: HierarchyState, seat: int, rng: Rng) -> tuple[Payload, int] | None:
         """The settings' bot level picks a move; the delay looks human (engine.hierarchy.bots)."""
         from engine.hierarchy.bots import decide
 

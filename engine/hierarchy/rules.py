@@ -14,9 +14,10 @@ A position is made of:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 IMPOSTOR = "impostor"
 SURGEON = "surgeon"
@@ -26,6 +27,16 @@ ABILITIES = {"copy", "play_on_except", "play_on_odd", "burn_for_higher", "surgeo
              "play_on_higher", "play_on_royal"}
 CONDITIONS = {"line_count_at_most", "only_on", "needs_in_line"}
 RESTRICTIONS = {"odd_only", "lower_than", "silence"}
+
+Entry = tuple[str, int, str | None]  # a line card: (card, owner seat, the card an Impostor copies or None)
+Line = tuple[Entry, ...]  # bottom first
+Hand = tuple[str, ...]  # in card order
+Hands = tuple[Hand, Hand]  # by seat
+Pending = tuple[int, int, int]  # a Surgeon return to choose: (stage, chooser, surgeon seat)
+Play = tuple[str, str | None, str | None]  # a legal play: (card, copy, burn)
+# An action of the engine (HierarchyGame.parse_action) and a move of the bots' search: a Surgeon return of a line
+# card, or a play with its copy and burn.
+Action = tuple[Literal["return"], str] | tuple[Literal["play"], str, str | None, str | None]
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,9 @@ def load_cards(path: Path | None = None) -> dict[str, Card]:
                             (card.restriction, RESTRICTIONS)):
             if kind is not None and kind not in known:
                 raise ValueError(f"card {card.id}: unknown kind {kind}")
+        if (card.condition == "line_count_at_most" and card.condition_number is None) or \
+                (card.restriction == "lower_than" and card.restriction_number is None):
+            raise ValueError(f"card {card.id}: its condition or restriction needs a number")
         for lang in ("en", "fa", "ro"):
             if not card.name.get(lang) or not card.text.get(lang):
                 raise ValueError(f"card {card.id}: no {lang} name or text")
@@ -105,9 +119,10 @@ def name(card: str) -> str:
     return CARDS[card].en
 
 
-def ident(entry: tuple[str, int, str | None]) -> str:
-    """What a line card is: its copy for the Impostor (HIER-D9), else itself."""
-    return entry[2] if entry[0] == IMPOSTOR else entry[0]
+def ident(entry: Entry) -> str:
+    """What a line card is: its copy for the Impostor (HIER-D9), else itself. Only an Impostor carries a copy, and
+    always one (``check``: must_copy, only_impostor_copies)."""
+    return entry[2] or entry[0]
 
 
 # ----- explanations as data -----
@@ -141,7 +156,7 @@ class Reason:
 def _param_text(value: Any) -> str:
     if isinstance(value, dict):
         if "card" in value:
-            return value["card"] + (f"={value['copy']}" if value.get("copy") else "")
+            return str(value["card"]) + (f"={value['copy']}" if value.get("copy") else "")
         if "cards" in value:
             return f" {value['join']} ".join(value["cards"])
         if "seat" in value:
@@ -168,7 +183,7 @@ def card_param(card: str, copy: str | None = None, bare: bool = False) -> dict[s
     return param
 
 
-def entry_param(entry: tuple[str, int, str | None], bare: bool = False) -> dict[str, Any]:
+def entry_param(entry: Entry, bare: bool = False) -> dict[str, Any]:
     """A line card as a param, the Impostor with its copy."""
     return card_param(entry[0], entry[2], bare)
 
@@ -191,22 +206,22 @@ def reason_param(reason: Reason) -> dict[str, Any]:
     return {"reason": reason.to_json()}
 
 
-def line_count(line: tuple) -> int:
+def line_count(line: Line) -> int:
     """Cards in the line now, the Tower (or its copy) as two (HIER-D5)."""
     return sum(CARDS[ident(e)].weight for e in line)
 
 
-def in_line(line: tuple, card: str) -> bool:
+def in_line(line: Line, card: str) -> bool:
     """Whether the card, or an Impostor copying it, is in the line (HIER-D9)."""
     return any(ident(e) == card for e in line)
 
 
-def copy_targets(line: tuple, seat: int) -> list[str]:
+def copy_targets(line: Line, seat: int) -> list[str]:
     """The cards the seat's Impostor may copy: the opponent's colour, in the line (HIER-D1)."""
     return [e[0] for e in line if e[1] != seat]
 
 
-def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | None = None,
+def check(hand: Hand, line: Line, seat: int, card: str, copy: str | None = None,
           burn: str | None = None) -> tuple[bool, Reason]:
     """(True, why it is allowed) or (False, why not), the checks in HIER-D2's order.
 
@@ -220,7 +235,7 @@ def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | 
     top_id = ident(top) if top is not None else None
     silenced = top_id is not None and CARDS[top_id].restriction == "silence"  # HIER-R26, D11
     if card == IMPOSTOR:
-        if silenced:
+        if silenced and top is not None:
             return False, why("silenced_impostor", top=entry_param(top))
         targets = copy_targets(line, seat)
         if not targets:
@@ -232,30 +247,37 @@ def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | 
     elif copy is not None:
         return False, why("only_impostor_copies")
     as_ = card_param(card, copy)
-    played = CARDS[copy if card == IMPOSTOR else card]
+    played = CARDS[card if copy is None else copy]  # an Impostor has its copy by now, any other card none
     if burn is not None and (burn == card or burn not in hand):
         return False, why("burn_own")
     # (1) the new card's condition, unless the Sorcerer silences it
     if not silenced and played.condition is not None:
-        if played.condition == "line_count_at_most" and line_count(line) > played.condition_number:
-            return False, why("line_too_long", card=as_, limit=played.condition_number, count=line_count(line))
+        if played.condition == "line_count_at_most":
+            limit = played.condition_number
+            assert limit is not None  # load_cards checks every "line_count_at_most" has its number
+            if line_count(line) > limit:
+                return False, why("line_too_long", card=as_, limit=limit, count=line_count(line))
         if played.condition == "only_on" and top_id not in played.condition_cards:
             return False, why("only_on", card=as_, cards=cards_param(played.condition_cards, "or", bare=True))
         if played.condition == "needs_in_line" and not all(in_line(line, c) for c in played.condition_cards):
             return False, why("needs_in_line", card=as_, cards=cards_param(played.condition_cards, "and"))
-    if top is None:
+    if top is None or top_id is None:
         if burn is not None:
             return False, why("no_burn")
         return True, Reason("hier.log.opens")
     number = played.number
     top_number = CARDS[top_id].line_number
+    # only the Impostor has no number, and it is played as the card it copies and lies in the line as that card
+    assert number is not None and top_number is not None
     # (2) the top card's restriction always wins (HIER-R15)
     restriction = CARDS[top_id].restriction
     if restriction == "odd_only" and number % 2 == 0:
         return False, why("odd_only", top=entry_param(top), card=as_, number=number)
-    if restriction == "lower_than" and not number < CARDS[top_id].restriction_number:
-        return False, why("lower_than", top=entry_param(top), limit=CARDS[top_id].restriction_number, card=as_,
-                          number=number)
+    if restriction == "lower_than":
+        limit = CARDS[top_id].restriction_number
+        assert limit is not None  # load_cards checks every "lower_than" has its number
+        if not number < limit:
+            return False, why("lower_than", top=entry_param(top), limit=limit, card=as_, number=number)
     # (3) a higher number, or an unsuppressed ability or condition naming this top card
     if number > top_number:
         if burn is not None:
@@ -292,15 +314,21 @@ def check(hand: tuple[str, ...], line: tuple, seat: int, card: str, copy: str | 
     return False, why("not_higher", card=as_, number=number, top=entry_param(top), top_number=top_number)
 
 
-def plays(hand: tuple[str, ...], line: tuple, seat: int) -> list[tuple[str, str | None, str | None]]:
+def _above(top: Entry, card: str) -> bool:
+    """Whether the top card's number in the line is higher than the card's (neither is the Impostor itself)."""
+    top_number, number = CARDS[ident(top)].line_number, CARDS[card].number
+    assert top_number is not None and number is not None
+    return top_number > number
+
+
+def plays(hand: Hand, line: Line, seat: int) -> list[Play]:
     """Every legal (card, copy, burn) for the seat, in card order."""
-    result = []
+    result: list[Play] = []
     for card in hand:
-        copies = copy_targets(line, seat) if card == IMPOSTOR else [None]
+        copies: Sequence[str | None] = copy_targets(line, seat) if card == IMPOSTOR else (None,)
         for copy in copies:
-            played = copy if card == IMPOSTOR else card
-            if CARDS[played].ability == "burn_for_higher" and line and \
-                    CARDS[ident(line[-1])].line_number > CARDS[played].number:
+            played = card if copy is None else copy  # the Impostor's copies are cards, any other card has none
+            if CARDS[played].ability == "burn_for_higher" and line and _above(line[-1], played):
                 for burn in hand:
                     if burn != card and check(hand, line, seat, card, copy, burn)[0]:
                         result.append((card, copy, burn))
@@ -309,34 +337,35 @@ def plays(hand: tuple[str, ...], line: tuple, seat: int) -> list[tuple[str, str 
     return result
 
 
-def has_play(hand: tuple[str, ...], line: tuple, seat: int) -> bool:
+def has_play(hand: Hand, line: Line, seat: int) -> bool:
     """Whether the seat has any legal play (HIER-D4)."""
     for card in hand:
-        for copy in (copy_targets(line, seat) if card == IMPOSTOR else [None]):
+        copies: Sequence[str | None] = copy_targets(line, seat) if card == IMPOSTOR else (None,)
+        for copy in copies:
             if check(hand, line, seat, card, copy, None)[0]:
                 return True
-            played = copy if card == IMPOSTOR else card
+            played = card if copy is None else copy
             if CARDS[played].ability == "burn_for_higher" and any(
                     check(hand, line, seat, card, copy, b)[0] for b in hand if b != card):
                 return True
     return False
 
 
-def sort_hand(cards: Any) -> tuple[str, ...]:
+def sort_hand(cards: Iterable[str]) -> Hand:
     """Cards in card order."""
     return tuple(sorted(cards, key=INDEX.__getitem__))
 
 
-def _remove(hand: tuple[str, ...], *cards: str | None) -> tuple[str, ...]:
+def _remove(hand: Hand, *cards: str | None) -> Hand:
     return tuple(c for c in hand if c not in cards)
 
 
-def _set(pair: tuple, seat: int, value: Any) -> tuple:
+def _set(pair: Hands, seat: int, value: Hand) -> Hands:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def do_play(hands: tuple, line: tuple, seat: int, card: str, copy: str | None, burn: str | None
-            ) -> tuple[tuple, tuple, tuple | None]:
+def do_play(hands: Hands, line: Line, seat: int, card: str, copy: str | None, burn: str | None
+            ) -> tuple[Hands, Line, Pending | None]:
     """(hands, line, pending) after a legal play; a Surgeon (or its copy) opens its returns (HIER-R25)."""
     hands = _set(hands, seat, _remove(hands[seat], card, burn))
     line = line + ((card, seat, copy),)
@@ -346,7 +375,7 @@ def do_play(hands: tuple, line: tuple, seat: int, card: str, copy: str | None, b
     return hands, line, pending
 
 
-def return_options(line: tuple, pending: tuple) -> list[str]:
+def return_options(line: Line, pending: Pending) -> list[str]:
     """The line cards the chooser may return now: the opponent's at stage 1, the Surgeon player's other than the
     Surgeon itself (the top card) at stage 2."""
     stage, _chooser, surgeon_seat = pending
@@ -355,7 +384,7 @@ def return_options(line: tuple, pending: tuple) -> list[str]:
     return [e[0] for e in line[:-1] if e[1] == surgeon_seat]
 
 
-def next_pending(line: tuple, pending: tuple) -> tuple | None:
+def next_pending(line: Line, pending: Pending) -> Pending | None:
     """The next Surgeon return that has an eligible card, or None (each return is skipped if none exists)."""
     stage, _chooser, surgeon_seat = pending
     for next_stage in range(stage + 1, 3):
@@ -365,7 +394,7 @@ def next_pending(line: tuple, pending: tuple) -> tuple | None:
     return None
 
 
-def do_return(hands: tuple, line: tuple, pending: tuple, card: str) -> tuple[tuple, tuple, tuple | None]:
+def do_return(hands: Hands, line: Line, pending: Pending, card: str) -> tuple[Hands, Line, Pending | None]:
     """(hands, line, next pending) after returning a card to its owner's hand; an Impostor forgets its copy and the
     line closes up, keeping its order."""
     index = next(i for i, e in enumerate(line) if e[0] == card)

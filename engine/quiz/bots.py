@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.campaign.bots import guess, uniform
+from engine.bots import guess, uniform
 from engine.core import Rng
+from engine.questions import MAX_NUMBER
 
 if TYPE_CHECKING:
     from engine.quiz.game import QuizGame, QuizState
@@ -35,7 +36,7 @@ def decide(game: QuizGame, state: QuizState, seat: int, rng: Rng) -> tuple[dict[
     question = state.questions[state.index]
     delay = delay_ms(rng, state.closes_ms - state.opens_ms)
     if question.kind == "numeric":
-        return {"answer": min(guess(rng, question.answer, SPREAD), 999_999_999_999)}, delay
+        return {"answer": min(guess(rng, question.truth, SPREAD), MAX_NUMBER)}, delay
     if uniform(rng) < KNOWS:
         return {"choice": question.correct}, delay
     return {"choice": rng.randbelow(len(question.options))}, delay

@@ -12,20 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from engine.campaign.game import parse_number
-from engine.campaign.questions import MAX_NUMBER, builtin_questions, checked_text
 from engine.core import (
     BOTS_SETTING,
     ENDED_BY_HOST,
+    AudienceQuestion,
     Context,
     Game,
     GameInfo,
     IllegalAction,
     InvalidAction,
     InvalidSettings,
+    Needs,
     Outcome,
+    Payload,
     Rng,
     SettingSpec,
     Slot,
@@ -34,6 +35,7 @@ from engine.core import (
     evolve,
     shared_places,
 )
+from engine.questions import MAX_NUMBER, builtin_questions, checked_text, parse_number
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 BOT_FILL = 3  # with bots on, bots fill the game up to this many players
@@ -44,6 +46,10 @@ READY_SECONDS = 3  # the "get ready" lock before a question opens for answers
 FULL = 1000  # QUIZ-S1
 STREAK_STEP, STREAK_MAX = 100, 500  # QUIZ-S3
 PHASES = ("ready", "question", "reveal", "standings", "over")
+
+# An answer: an option, or a whole number. legal_actions lists the numeric answer as ("answer", None), a kind without
+# its value; apply refuses that as no answer at all.
+QuizAction = tuple[Literal["choice", "answer"], int | None]
 
 
 def half_up(numerator: int, denominator: int) -> int:
@@ -75,7 +81,9 @@ class QuizQuestion:
     @property
     def truth(self) -> int:
         """The right option, or the right number."""
-        return self.correct if self.kind == "choice" else self.answer  # type: ignore[return-value]
+        truth = self.correct if self.kind == "choice" else self.answer
+        assert truth is not None, f"question {self.id} has no answer"  # parse_content gives each kind its own
+        return truth
 
 
 @dataclass(frozen=True)
@@ -217,8 +225,10 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
-class QuizGame(Game):
+class QuizGame(Game[QuizState, QuizAction]):
     """The classic Quiz: 1-12 players answer every question; speed, closeness and streaks score."""
+
+    audience_play_along = True  # spectators answer every question too (audience_question)
 
     info = GameInfo(
         "quiz", "game.quiz.name", "game.quiz.blurb", MIN_PLAYERS, MAX_PLAYERS,
@@ -241,11 +251,12 @@ class QuizGame(Game):
 
     # ----- setup -----
 
-    def needs(self) -> dict[str, int]:
+    def needs(self) -> Needs:
         """Any number of either kind: one question is enough (non-empty, so the room supplies the chosen packs)."""
         return {"numeric": 0, "choice": 0}
 
-    def prepare(self, settings: Mapping[str, Any], seed: int, supply: Any = None) -> dict[str, Any]:
+    def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None
+                ) -> dict[str, Any]:
         """The questions of one game (QUIZ-S7): the chosen packs' unseen questions first, then the seen ones, each
         in pack order or shuffled; ``count`` of them (0: all, up to 200). Without a supply (engine tests), a
         generated set."""
@@ -289,7 +300,7 @@ class QuizGame(Game):
 
     # ----- actions -----
 
-    def parse_action(self, payload: Any) -> tuple[str, int]:
+    def parse_action(self, payload: Payload) -> QuizAction:
         """``{"choice": i}`` (an option, from 0) or ``{"answer": n}`` (a whole number, CAMP-D14)."""
         if not isinstance(payload, dict) or len(payload) != 1:
             raise InvalidAction('an answer is {"choice": i} or {"answer": n}')
@@ -302,11 +313,11 @@ class QuizGame(Game):
             return kind, parse_number(value)
         raise InvalidAction(f"unknown action {str(kind)[:20]!r}: answer with choice or answer", "action")
 
-    def action_to_json(self, action: tuple[str, int]) -> dict[str, int]:
+    def action_to_json(self, action: QuizAction) -> dict[str, int | None]:
         """The logged form of an action."""
         return {action[0]: action[1]}
 
-    def legal_actions(self, state: QuizState, seat: int) -> list[tuple[str, int | None]]:
+    def legal_actions(self, state: QuizState, seat: int) -> list[QuizAction]:
         """The answers the seat may give now (a number is listed as ``("answer", None)``)."""
         if state.phase != "question" or not 0 <= seat < len(state.names) or state.answer_of(seat) is not None:
             return []
@@ -320,9 +331,11 @@ class QuizGame(Game):
             return state.opens_ms, state.closes_ms
         return None
 
-    def apply(self, state: QuizState, seat: int, action: tuple[str, int], now_ms: int,
+    def apply(self, state: QuizState, seat: int, action: QuizAction, now_ms: int,
               timing: Timing | None = None) -> QuizState:
-        """An answer: one per seat and question, final; IllegalAction (TooLate once closed) if not allowed now."""
+        """An answer: one per seat and question, final; IllegalAction (TooLate once closed) if not allowed now,
+        InvalidAction for a value that is no whole number (such as the numeric answer legal_actions lists without
+        its number)."""
         kind, value = action
         if state.phase == "over":
             raise IllegalAction("the game is over")
@@ -330,6 +343,8 @@ class QuizGame(Game):
             raise IllegalAction("no such seat")
         if kind not in ("choice", "answer"):
             raise IllegalAction(f"unknown action {kind!r}")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidAction(f"{kind} must be a whole number", kind)
         if state.answer_of(seat) is not None:
             raise IllegalAction("you have already answered")
         if state.phase in ("reveal", "standings"):
@@ -459,7 +474,7 @@ class QuizGame(Game):
         """The teams that have members, each with the rounded mean of its members' scores and its place (QUIZ-S4)."""
         if not state.team_count:
             return None
-        teams = []
+        teams: list[dict[str, Any]] = []
         for index in range(state.team_count):
             members = [s for s in range(len(state.names)) if state.team_of(s) == index]
             if members:
@@ -527,11 +542,11 @@ class QuizGame(Game):
         """The question on screen (from its "get ready" on), which the room counts as seen (QUIZ-S6)."""
         return state.question.id
 
-    def audience_question(self, state: QuizState) -> dict[str, Any]:
+    def audience_question(self, state: QuizState) -> AudienceQuestion:
         """The current question for the audience play-along (host/audience.py); its answer once revealed."""
         question = state.question
         revealed = state.phase in ("reveal", "standings", "over")
-        result = {"key": state.index, "kind": question.kind, "opens_ms": state.opens_ms,
+        result: AudienceQuestion = {"key": state.index, "kind": question.kind, "opens_ms": state.opens_ms,
                   "closes_ms": state.closes_ms, "open": state.phase == "question", "revealed": revealed,
                   "options": len(question.options) if question.kind == "choice" else 0}
         if revealed:
@@ -540,7 +555,7 @@ class QuizGame(Game):
 
     # ----- bots, seats -----
 
-    def bot_action(self, state: QuizState, seat: int, rng: Rng) -> tuple[Any, int] | None:
+    def bot_action(self, state: QuizState, seat: int, rng: Rng) -> tuple[Payload, int] | None:
         """A bot's answer and a human-looking delay (engine.quiz.bots)."""
         from engine.quiz.bots import decide
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.campaign.game import parse_number
 from engine.core import InvalidAction
+from engine.questions import parse_number
 from host.room import RoomError
 from host.service import FakeClock, RoomService
 from host.store import Store

@@ -6,8 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.campaign.game import Asking, Attack, CampaignState, parse_number
+from engine.campaign.game import Asking, Attack, CampaignState
 from engine.core import Context, IllegalAction, InvalidAction, Slot
+from engine.questions import parse_number
 from tests.campaign.fixtures import GAME, board, start, tid
 
 
@@ -430,6 +431,19 @@ def test_answers_are_checked():
     with pytest.raises(IllegalAction):
         answer(state, 0, 11, 200)  # once only
     assert isinstance(state.asking, Asking)
+
+
+def test_a_listed_answer_without_its_number_or_a_value_of_the_wrong_type_is_refused():
+    # CAMP-D14: legal_actions lists the numeric answer as ("answer", None), a kind without its value. Applied as it
+    # stands (a generic driver of the engine contract might), it was once taken as an answer of None that broke the
+    # question's close; now it is refused as invalid, as is a territory that is not an id.
+    state = unlock(start())
+    assert GAME.legal_actions(state, 0) == [("answer", None)]
+    with pytest.raises(InvalidAction):
+        GAME.apply(state, 0, ("answer", None), state.asking.opens_ms + 100)
+    with pytest.raises(InvalidAction):
+        GAME.apply(state, 0, ("pick", 3), state.asking.opens_ms + 100)  # type: ignore[arg-type]
+    assert state.asking.answers == ()
 
 
 def test_speed_tiebreaks_can_be_switched_off_for_accessibility():

@@ -407,6 +407,17 @@ def test_actions_the_rules_do_not_allow_now_are_refused():
         GAME.apply(state, 0, ("choice", 0), 10**8)
 
 
+def test_a_listed_answer_without_its_number_is_refused_not_recorded():
+    # legal_actions lists the numeric answer as ("answer", None), a kind without its value. Applied as it stands (a
+    # generic driver of the engine contract might), it was once taken as an answer of None, and the close that
+    # followed failed on it; now it is refused as invalid and nothing is recorded.
+    state = unlock(start([numeric(0)], players=1))
+    assert GAME.legal_actions(state, 0) == [("answer", None)]
+    with pytest.raises(InvalidAction):
+        GAME.apply(state, 0, ("answer", None), 10)
+    assert view(state)["answered"] == [] and view(answer(state, 0, 90, 10))["phase"] == "reveal"
+
+
 # ----- replay, bots -----
 
 
