@@ -143,11 +143,19 @@ class Server:
 # ----- several workers behind HAProxy, sharing PostgreSQL and Redis (issue [14]) -----
 
 
+def shipped_haproxy_config() -> Path:
+    """deploy/haproxy.cfg: the checkout's, or the copy ``pip install`` puts in ``<prefix>/share/throneroom/``."""
+    for path in (ROOT / "deploy" / "haproxy.cfg", Path(sys.prefix) / "share" / "throneroom" / "haproxy.cfg"):
+        if path.is_file():
+            return path
+    raise FileNotFoundError("deploy/haproxy.cfg is neither in a checkout nor in share/throneroom of this environment")
+
+
 def haproxy_config(bind: str, workers: list[tuple[str, int]]) -> str:
     """deploy/haproxy.cfg as shipped, listening on ``bind`` (``fd@N``: bench.services.HAProxy) with these workers in both backends and room
     for the bench's connections; the bench and tests/cluster.py both use it."""
     lines = []
-    for line in (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
+    for line in shipped_haproxy_config().read_text().splitlines():
         if re.match(r"\s+server\s", line):
             continue  # the shipped example's workers
         if re.match(r"\s+bind\s", line):

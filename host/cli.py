@@ -621,8 +621,6 @@ def serve(args: argparse.Namespace) -> int:
         if urlsplit(public).port == 0:  # --port 0: the address phones use has the port the server got
             public = public.rsplit(":", 1)[0] + f":{port}"
             runtime.public_url = public
-        if args.port_file is not None:
-            write_port_file(args.port_file, port)
         print("Throneroom is running.")
         print(f"  On the TV or laptop, open:  {public}/tv")
         print(f"  Phones join at:             {public}   (or scan the QR code on the TV)")
@@ -638,6 +636,8 @@ def serve(args: argparse.Namespace) -> int:
             print(f"  Demo ({args.demo}, bots only):  {public}/tv/{code}")
         sys.stdout.flush()
         start_ticker(app)
+        if args.port_file is not None:  # last: whoever waits for it finds the rooms' clocks running
+            write_port_file(args.port_file, port)
     while stop.signum is None and not ended:
         runtime.socketio.sleep(STOP_POLL_S)
     failure = ended[0] if ended else None

@@ -15,6 +15,7 @@ import pytest
 import socketio
 from playwright.sync_api import expect
 
+from host.clocks import CLOCK_SAVE_MS
 from tests.cluster import wait_for
 from tests.conftest import LiveServer, Servers, module_server
 from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, set_setting, shot, type_join
@@ -161,6 +162,10 @@ def countdowns(page: Any) -> list[str]:
                                      "els => els.map(e => e.textContent)")
 
 
+def ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
 def remaining_ms(state: dict[str, Any]) -> int | None:
     game = state["game"]
     if game is None or game["deadline_ms"] is None or state["paused"]:
@@ -170,7 +175,7 @@ def remaining_ms(state: dict[str, Any]) -> int | None:
 
 def test_a_restart_keeps_the_running_timer_and_a_bot_plays_for_a_phone_that_is_gone(browser: Any,
                                                                                      servers: Servers) -> None:
-    # [10] #3 and #4: after a restart the timer resumes with the time it had (within half a second), the TV and
+    # [10] #3 and #4: after a restart the timer resumes with the time it had (bounds below), the TV and
     # phones freeze their countdowns while the server is down, and a player whose phone is gone is played by a bot.
     with servers.serving("restart", timer_scale=0.3, seed=5) as live:
         url = live.url  # x 0.3: 18 s to choose a territory or answer
@@ -182,22 +187,33 @@ def test_a_restart_keeps_the_running_timer_and_a_bot_plays_for_a_phone_that_is_g
         wait_for(lambda: (remaining_ms(eye.state()) or 0) > 6000, "a timer with more than six seconds left")
         bob.close()  # Bob's phone is gone for good
         expect(tv.locator("[data-countdown], [data-countdown-to], [data-clock-to]").first).to_be_visible()
-        before = remaining_ms(eye.state())
-        read_before = time.monotonic()
+        # What was left at the power cut, known within how long the read took: the state was made between
+        # asked_at and read_at, so at the kill at most (killed - asked_at) and at least (killed - read_at) had run.
+        asked_at = time.monotonic()
+        left = remaining_ms(eye.state())
+        read_at = time.monotonic()
         live.kill()  # a power cut: no chance to write anything more
-        before -= round((time.monotonic() - read_before) * 1000)  # what was left when the server died
+        killed = time.monotonic()
+        assert left is not None
+        at_kill = (left - ms(killed - asked_at), left - ms(killed - read_at))
         eye.close()
         shown = countdowns(tv)
         time.sleep(2.5)
         assert countdowns(tv) == shown, (shown, countdowns(tv))  # frozen while the server is down, not 2 s less
         expect(tv.locator("#offline")).to_be_visible()
-        live.start()
-        back_at = time.monotonic()  # the server answers: its clocks run again from here (or a little before)
+        live.start()  # returns once the server listens with its clocks running again (--port-file is written last)
+        back_at = time.monotonic()
         eye = host_eye(tv, url, code)
-        after = remaining_ms(eye.state())
-        assert before is not None and after is not None
-        after += round((time.monotonic() - back_at) * 1000)  # what was left when it came back
-        assert abs(after - before) <= 500, (before, after)
+        asked_at = time.monotonic()
+        left = remaining_ms(eye.state())
+        read_at = time.monotonic()
+        assert left is not None
+        at_restart = (left + ms(asked_at - back_at), left + ms(read_at - back_at))
+        # The clock is saved every CLOCK_SAVE_MS (200 ms): a power cut gives back at most the time since the last
+        # save, and takes none. Besides the reads' own spans above, 300 ms cover a save that came late on a busy
+        # machine; losing time, or gaining more than that, fails.
+        assert at_restart[1] >= at_kill[0], ("the restart took time from the timer", at_kill, at_restart)
+        assert at_restart[0] <= at_kill[1] + CLOCK_SAVE_MS + 300, ("the restart gave time back", at_kill, at_restart)
         expect(tv.locator("#offline")).to_be_hidden(timeout=WAIT_MS)
 
         def bob_away() -> bool:

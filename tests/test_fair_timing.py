@@ -33,6 +33,7 @@ def no_gc_pauses():
     gc.unfreeze()
 
 
+@pytest.mark.serial
 def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc_pauses: None):
     rng = random.Random(20261130)
     with urllib.request.urlopen(urllib.request.Request(server.url + "/api/rooms", method="POST")) as response:

@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any
 
+import pytest
 import requests
 import socketio
 
@@ -106,6 +107,7 @@ def upload(server: LiveServer, room: dict[str, Any], name: str, data: bytes) -> 
                          files={"file": (name, data)}, timeout=120)
 
 
+@pytest.mark.serial
 def test_hostile_uploads_never_hold_up_a_playing_room(server: LiveServer):
     context = multiprocessing.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()

@@ -14,7 +14,6 @@ from engine.hierarchy.simulate import GAME, new_game, play
 from tests.hierarchy.fixtures import pos
 
 GAMES = 80
-MICROSECONDS_PER_NODE = 11.5  # measured here (see the docstring); a decision's cost is nodes x this
 
 
 def test_strong_beats_random_in_at_least_90_percent():
@@ -44,8 +43,8 @@ def test_the_slowest_decision_stays_within_the_node_cap():
             slowest = max(slowest, nodes)
             state = GAME.apply(state, state.actor, move, 0)
     cap = 2 * bots.NODE_BUDGET + 2000  # the search, and at most one more budget to swindle a lost position
-    assert 0 < slowest <= cap
-    assert cap * MICROSECONDS_PER_NODE / 1e6 < 1.0  # under 1 s at the measured speed
+    assert 0 < slowest <= cap  # what a decision costs in time is measured, not asserted: `throneroom simulate
+    # hierarchy` prints the slowest strong decision on the machine at hand (about 11.5 µs a node here)
 
 
 def test_strong_and_greedy_take_an_immediate_win_random_may_not():
