@@ -1,19 +1,19 @@
 """Which games a room can host.
 
 ``GAMES`` holds the games whose engines are implemented; ``ANNOUNCED`` holds the lobby information of the
-games whose engines are still to come, so the TV can list them all from the start and show which are ready.
+games whose engines are still to come, so the TV can list them all from the start and show which are ready. Games
+that do not ship (the test games, tests/games) are registered at start-up from a games module (host/app.py
+``load_games_module``).
 """
 
 from __future__ import annotations
 
 from engine.avignon.game import AvignonGame
-from engine.buzz import BuzzGame
 from engine.campaign.game import CampaignGame
 from engine.core import Game, GameInfo
 from engine.crown.game import CrownGame
 from engine.hierarchy.game import HierarchyGame
 from engine.quiz.game import QuizGame
-from engine.tally import TallyGame, TeamTallyGame
 
 GAMES: dict[str, Game] = {}
 
@@ -53,9 +53,6 @@ def lobby_games(include_unlisted: bool = False) -> list[tuple[GameInfo, bool]]:
     return result
 
 
-register(TallyGame())
-register(TeamTallyGame())
-register(BuzzGame())
 register(CampaignGame())
 register(HierarchyGame())
 register(AvignonGame())

@@ -109,7 +109,8 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
                        help="Flask-SocketIO async mode (default eventlet)")
     parser.add_argument("--seed", type=int, metavar="N", help="make every random draw reproducible from N "
                        "(room codes excepted): for tests and demos")
-    parser.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--games-module", action="append", default=[], metavar="MODULE", help=argparse.SUPPRESS)
+    # hidden, for tests: also offer the games of MODULE (host/app.py load_games_module), e.g. tests.games
     parser.add_argument("--quiet", action="store_true", help="do not print the QR code")
     limits = parser.add_argument_group("limits (docs/security.md)")
     limits.add_argument("--room-rate", type=rate, metavar="RATE", help="rooms one address may create "
@@ -819,7 +820,8 @@ def serve(args: argparse.Namespace) -> int:
             "PUBLIC_URL": public,
             "ASYNC_MODE": args.async_mode,
             "TIMER_SCALE": args.timer_scale,
-            "INCLUDE_UNLISTED_GAMES": args.test_games,
+            "GAMES_MODULES": tuple(args.games_module),
+            "INCLUDE_UNLISTED_GAMES": bool(args.games_module),  # a module's games are there to be played
             "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
             "ROOM_RATE": args.room_rate, "JOIN_RATE": args.join_rate, "WATCH_RATE": args.watch_rate,
             "UPLOAD_RATE": args.upload_rate,

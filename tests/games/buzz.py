@@ -1,4 +1,4 @@
-"""Buzz: a hidden test game of pure speed, the bench for fair timing (never listed on the TV).
+"""Buzz: a test game of pure speed, the bench for fair timing; it lives with the tests and never ships (tests/games).
 
 Each round shows a prompt for a short preview, then unlocks; every player answers with any number as fast as they
 can; the answers are ranked by their effective time (the room's fair measure) and shown with every timing figure.

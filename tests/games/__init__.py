@@ -1,0 +1,25 @@
+"""The test games: Tally, TeamTally (Tally in three teams) and Buzz (the fair-timing bench). They never ship: a
+server offers them only when started with ``--games-module tests.games`` (app config ``GAMES_MODULES``), and the
+test process loads them once in tests/conftest.py.
+
+A games module (host/app.py ``load_games_module``) gives ``GAMES``, the engines to register, and may give
+``STATIC`` (a folder the server serves at /extra/<module>/), ``SCRIPTS`` and ``STYLES`` (files in it that every page
+loads after the built-in games' own) and ``CATALOGS`` (a folder of message fragments ``<part>.<lang>.json``, merged
+into the catalogs like host/i18n's own).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core import Game
+from tests.games.buzz import BuzzGame
+from tests.games.tally import TallyGame, TeamTallyGame
+
+HERE = Path(__file__).resolve().parent
+
+GAMES: tuple[Game, ...] = (TallyGame(), TeamTallyGame(), BuzzGame())
+STATIC = HERE / "static"
+SCRIPTS = ("tally.js",)  # Buzz has no screens: the fair-timing tests drive it over sockets only
+STYLES = ("tally.css",)
+CATALOGS = HERE / "i18n"
