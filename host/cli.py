@@ -10,10 +10,13 @@ import socket
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import qrcode
+
+if TYPE_CHECKING:
+    from engine.simulate import Played, Policy
 
 ASYNC_MODES = ("eventlet", "threading")
 
@@ -350,7 +353,7 @@ def dump(line: dict[str, Any], compact: bool = False) -> None:
     print(json.dumps(line, separators=(",", ":")) if compact else json.dumps(line), flush=True)
 
 
-def campaign_game(seed: int, settings: dict[str, Any]) -> Any:
+def campaign_game(seed: int, settings: dict[str, Any]) -> Played[Any]:
     """One all-bot Short Campaign; its three bots draw from one generator seeded by the game's seed."""
     from engine.campaign.game import CampaignGame
     from engine.core import Rng
@@ -359,7 +362,7 @@ def campaign_game(seed: int, settings: dict[str, Any]) -> Any:
     return play(setup(CampaignGame(), 3, seed, settings), rng=Rng(seed ^ 0xB07), max_events=20_000)
 
 
-def campaign_line(seed: int, played: Any) -> dict[str, Any]:
+def campaign_line(seed: int, played: Played[Any]) -> dict[str, Any]:
     """One finished Short Campaign's JSON line."""
     state = played.state
     return {
@@ -412,12 +415,12 @@ def simulate_campaign(args: argparse.Namespace) -> int:
 
 
 def card_bots(choose: Any, levels: tuple[str, ...], timed: tuple[str, ...], timings: list[float] | None
-              ) -> dict[int, Any]:
+              ) -> dict[int, Policy]:
     """Per-seat policies for a card game: seat i plays ``choose(state, levels[i], rng)`` after 600-1800 ms, the
     wall time of each decision at a level in ``timed`` going into ``timings``."""
     import time
 
-    def policy(level: str) -> Any:
+    def policy(level: str) -> Policy:
         def decide(state: Any, seat: int, rng: Any) -> tuple[Any, int]:
             started = time.perf_counter()
             action = choose(state, level, rng)
@@ -430,7 +433,7 @@ def card_bots(choose: Any, levels: tuple[str, ...], timed: tuple[str, ...], timi
 
 
 def hierarchy_game(seed: int, levels: tuple[str, ...] = ("strong", "random"), timings: list[float] | None = None
-                   ) -> Any:
+                   ) -> Played[Any]:
     """One Hierarchy game, seat i played at level ``levels[i]``; ``timings`` collects each strong decision's wall
     time. The bots share one generator seeded by the game's seed."""
     from engine.core import Rng
@@ -445,7 +448,7 @@ def hierarchy_game(seed: int, levels: tuple[str, ...] = ("strong", "random"), ti
 
 
 def avignon_game(seed: int, levels: tuple[str, ...] = ("strong", "random"), timings: list[float] | None = None
-                 ) -> Any:
+                 ) -> Played[Any]:
     """One game of Avignon 1378, seat i played at level ``levels[i]`` (the roles are drawn per game); ``timings``
     collects each decision's wall time. Unfinished after AVIGNON_MAX_ACTIONS actions: stopped."""
     from engine.avignon.bots import decide
@@ -508,7 +511,7 @@ def simulate_avignon(args: argparse.Namespace, levels: tuple[str, ...]) -> int:
         played = avignon_game(seed, levels, timings)
         state = played.state
         if played.finished:
-            winner = played.table.game.outcome(state).ranking[0]
+            winner = played.table.game.standings(state, 2).ranking[0]  # a finished game's: its outcome
             wins[winner] += 1
             line = {"seed": seed, "winner": winner, "winner_bot": levels[winner],
                     "winner_role": ROLE_NAMES[state.winner], "reason": state.reason}
@@ -545,7 +548,7 @@ def crown_levels(spec: str, game: int) -> tuple[str, ...]:
 
 def crown_game(seed: int, settings: dict[str, Any] | None = None, levels: tuple[str, ...] | None = None,
                max_days: int = CROWN_MAX_DAYS, timings: list[float] | None = None,
-               cpu_timings: list[float] | None = None) -> Any:
+               cpu_timings: list[float] | None = None) -> Played[Any]:
     """One all-bot game of Seizing the Crown, each house at its level in ``levels`` (else the bot_level setting);
     each decision gets a generator as a room draws it, and its wall and CPU time go into ``timings`` and
     ``cpu_timings``. Stopped unfinished once a day past ``max_days`` begins."""
@@ -573,13 +576,13 @@ def crown_game(seed: int, settings: dict[str, Any] | None = None, levels: tuple[
     return play(table, dict.fromkeys(range(5), decide), stop=lambda state, _played: state.day > max_days)
 
 
-def crown_line(seed: int, played: Any, levels: tuple[str, ...]) -> dict[str, Any]:
+def crown_line(seed: int, played: Played[Any], levels: tuple[str, ...]) -> dict[str, Any]:
     """One game's JSON line: the winner, days, rulers in order, crowns, how it ended, events and refused moves."""
     state = played.state
     line: dict[str, Any] = {"seed": seed, "winner": None, "days": state.day, "reason": "unfinished",
                             "rulers": [h for h, _ in state.rulers]}
     if played.finished:
-        line.update(winner=played.table.game.outcome(state).ranking[0], reason=state.reason,
+        line.update(winner=played.table.game.standings(state, 5).ranking[0], reason=state.reason,  # its outcome
                     crowns=[h["crowns"] for h in state.houses])
     return {**line, "events": played.attempts, "refused": played.refused, "levels": list(levels)}
 
