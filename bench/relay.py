@@ -261,23 +261,33 @@ class RelayServer(Server):
         self.step_ms = step_ms
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "bench.relay", "--port", str(self.port), "--step-ms", str(self.step_ms)]
+        return [sys.executable, "-m", "bench.relay", "--port", "{port}", "--step-ms", str(self.step_ms)]
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m bench.relay``."""
     parser = argparse.ArgumentParser(prog="python -m bench.relay", description="The bare relay (docs/bench.md)")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--port", type=int, required=True, help="0: any free port (written to --port-file)")
+    parser.add_argument("--port-file", type=Path, help="once listening, write the port to this file")
     parser.add_argument("--step-ms", type=int, default=3000, help="time from a step's start to its deadline")
     parser.add_argument("--phone-bytes", type=int, default=PHONE_BYTES, help="size of a phone's state (JSON)")
     parser.add_argument("--tv-bytes", type=int, default=TV_BYTES, help="size of a TV's state (JSON)")
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
     app, socketio = create_app(Relay(args.step_ms, args.phone_bytes, args.tv_bytes))
-    print(f"relay on http://{args.host}:{args.port}", flush=True)
-    socketio.run(app, host=args.host, port=args.port, log_output=False)
-    return 0
+    from host.cli import listening_port, write_port_file
+
+    socketio.start_background_task(socketio.run, app, host=args.host, port=args.port, log_output=False)
+    port = None
+    while port is None:  # as throneroom serve: the port is said once the relay listens
+        socketio.sleep(0.02)
+        port = listening_port(args.host, args.port)
+    print(f"relay on http://{args.host}:{port}", flush=True)
+    if args.port_file is not None:
+        write_port_file(args.port_file, port)
+    while True:
+        socketio.sleep(3600)
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ class Server:
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
                 "--max-spectators", "100000"]
         if self.test_games:
-            args.append("--test-games")
+            args += ["--games-module", "bench.games"]  # Buzz, the fair-timing game
         if self.seed is not None:
             args += ["--seed", str(self.seed)]
         return args

@@ -250,7 +250,7 @@ def shared_places(ranking: Sequence[T], key: Callable[[T], object]) -> tuple[int
 
 @dataclass(frozen=True)
 class Timing:
-    """How long an answer took, as the room measured it (design.md, fair timing); all in ms.
+    """How long an answer took, as the room measured it (docs/decisions.md, "Fair timing"); all in ms.
 
     ``effective`` is what ranks: the phone's own measure when it lies within what the server saw, else the
     server's. ``flag`` says why the phone's claim was not taken ("" when it was)."""

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask
 from flask_socketio import SocketIO
 
+from engine.core import Game
 from host.service import Clock, RoomService
 from host.store import Store
 
@@ -27,7 +28,8 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": "http://127.0.0.1:8000",
     "ASYNC_MODE": "eventlet",
     "TIMER_SCALE": 1.0,
-    "INCLUDE_UNLISTED_GAMES": False,  # the test game; tests only
+    "INCLUDE_UNLISTED_GAMES": False,  # offer games not listed in the lobby (the test games); tests only
+    "GAMES_MODULES": (),  # modules of extra games to load (load_games_module), e.g. ("tests.games",) in tests
     "MAX_MESSAGE_BYTES": 64 * 1024,
     "CLOCK": None,
     "SEED_SOURCE": None,
@@ -80,6 +82,57 @@ class Runtime:
     limits: Any = None  # host.guard.RateLimits
     max_watchers: int = 8
     relay: Any = None  # host.relay.Relay: a worker's audience phones of rooms held elsewhere (docs/scaling.md)
+    game_scripts: list[str] = field(default_factory=list)  # URLs of the games modules' page scripts (host/web.py)
+    game_styles: list[str] = field(default_factory=list)  # and of their style sheets
+
+
+def load_games_module(name: str) -> Any:
+    """Import a module of extra games and register them for this process: its ``GAMES`` (engine games) into
+    engine.registry and its ``CATALOGS`` folder of message fragments into the catalogs. Its ``STATIC`` folder,
+    ``SCRIPTS`` and ``STYLES`` are served by each app that names the module in ``GAMES_MODULES``. Loading a module
+    twice changes nothing. The test games come this way (tests/games); nothing of them ships."""
+    import importlib
+
+    from engine import registry
+    from host.i18n import add_catalog_dir
+
+    try:
+        module = importlib.import_module(name)
+    except ImportError as error:
+        raise ValueError(f"games module {name!r} cannot be imported: {error}") from None
+    games = getattr(module, "GAMES", None)
+    if not isinstance(games, (list, tuple)) or not all(isinstance(g, Game) for g in games):
+        raise ValueError(f"games module {name!r} has no GAMES (a list of engine games)")
+    for game in games:
+        registry.register(game)
+    if getattr(module, "CATALOGS", None) is not None:
+        add_catalog_dir(Path(module.CATALOGS))
+    return module
+
+
+def serve_games_modules(app: Flask, runtime: Runtime, names: Any) -> None:
+    """Load each games module and serve its page files at /extra/<module>/<file>: every page then loads its
+    ``SCRIPTS`` and ``STYLES`` after the built-in games' own (templates/base.html)."""
+    from flask import abort, send_from_directory
+
+    folders: dict[str, Path] = {}
+    for name in names:
+        module = load_games_module(name)
+        static = getattr(module, "STATIC", None)
+        if static is None:
+            continue
+        folders[name] = Path(static)
+        runtime.game_scripts += [f"/extra/{name}/{file}" for file in getattr(module, "SCRIPTS", ())]
+        runtime.game_styles += [f"/extra/{name}/{file}" for file in getattr(module, "STYLES", ())]
+    if not folders:
+        return
+
+    def extra_file(module: str, filename: str) -> Any:
+        if module not in folders:
+            abort(404)
+        return send_from_directory(folders[module], filename)
+
+    app.add_url_rule("/extra/<module>/<path:filename>", "extra_file", extra_file)
 
 
 def templates_dir() -> str:
@@ -134,6 +187,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                       coalesce_broadcasts=settings["COALESCE_BROADCASTS"], limits=limits,
                       max_watchers=int(settings["MAX_WATCHERS"]))
     app.extensions["throneroom"] = runtime
+    serve_games_modules(app, runtime, settings["GAMES_MODULES"])
     proxies = int(settings["TRUST_PROXY"])
     if proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -10,10 +10,13 @@ import socket
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import qrcode
+
+if TYPE_CHECKING:
+    from engine.simulate import Played, Policy
 
 ASYNC_MODES = ("eventlet", "threading")
 
@@ -109,7 +112,8 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
                        help="Flask-SocketIO async mode (default eventlet)")
     parser.add_argument("--seed", type=int, metavar="N", help="make every random draw reproducible from N "
                        "(room codes excepted): for tests and demos")
-    parser.add_argument("--test-games", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--games-module", action="append", default=[], metavar="MODULE", help=argparse.SUPPRESS)
+    # hidden, for tests: also offer the games of MODULE (host/app.py load_games_module), e.g. tests.games
     parser.add_argument("--quiet", action="store_true", help="do not print the QR code")
     parser.add_argument("--port-file", metavar="FILE", type=Path,
                         help="once listening, write the port to FILE (with --port 0: for scripts and tests)")
@@ -221,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="card games: the two bots' strengths (random, greedy, strong)")
     simulate.add_argument("--last-day", type=int, default=0, metavar="D",
                           help="Seizing the Crown: end each game after day D (0: no last day)")
+    simulate.add_argument("--max-days", type=bounded(int, 1, 1000, "--max-days"), default=CROWN_MAX_DAYS, metavar="N",
+                          help="Seizing the Crown: stop a game still running after day N as unfinished (default 60)")
     simulate.add_argument("--crown-bots", default="strong", metavar="LEVEL",
                           help="Seizing the Crown bot levels: strong (default), simple, mix (one strong house against "
                                "four simple ones, its seat rotating game by game) or five levels, one per house, "
@@ -336,38 +342,56 @@ def map_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def simulate(args: argparse.Namespace) -> int:
-    """Play all-bot games and print one JSON line each, then a summary line."""
-    if args.game == "crown":
-        from engine.crown.simulate import main as crown_main
-        from engine.crown.simulate import table
+# ----- throneroom simulate: the game-specific parts; engine/simulate.py drives every game -----
 
-        if not 0 <= args.last_day <= 50:
-            print("throneroom: --last-day must be between 0 (none) and 50", file=sys.stderr)
-            return 2
-        try:
-            table(args.crown_bots, 0)
-        except ValueError as error:
-            print(f"throneroom: --crown-{error}", file=sys.stderr)
-            return 2
-        return crown_main(["--games", str(args.games), "--seed", str(args.seed), "--last-day", str(args.last_day),
-                           "--bots", args.crown_bots]) or 0
-    if args.game != "campaign":
-        import importlib
+CARD_BOT_LEVELS = ("random", "greedy", "strong")
+CROWN_MAX_DAYS = 60  # with no last day, a game still running after this day stops as "unfinished"
+AVIGNON_MAX_ACTIONS = 2000  # two bots in a stand-off (AVIG-D9 bounds every game, but astronomically far)
 
-        module = importlib.import_module(f"engine.{args.game}.simulate")
-        return module.main(["--games", str(args.games), "--seed", str(args.seed), "--bots", args.bots]) or 0
+
+def dump(line: dict[str, Any], compact: bool = False) -> None:
+    """Print one JSON line (flushed: a long run shows its games as they end)."""
     import json
-    from pathlib import Path as _Path
 
+    print(json.dumps(line, separators=(",", ":")) if compact else json.dumps(line), flush=True)
+
+
+def campaign_game(seed: int, settings: dict[str, Any]) -> Played[Any]:
+    """One all-bot Short Campaign; its three bots draw from one generator seeded by the game's seed."""
+    from engine.campaign.game import CampaignGame
+    from engine.core import Rng
+    from engine.simulate import play, setup
+
+    return play(setup(CampaignGame(), 3, seed, settings), rng=Rng(seed ^ 0xB07), max_events=20_000)
+
+
+def campaign_line(seed: int, played: Played[Any]) -> dict[str, Any]:
+    """One finished Short Campaign's JSON line."""
+    state = played.state
+    return {
+        "seed": seed,
+        "map": state.map_id,
+        "winner": state.final_ranking[0],
+        "ranking": list(state.final_ranking),
+        "scores": list(state.score),
+        "expansion_rounds": sum(1 for h in state.history if h["kind"] == "question" and h["purpose"] == "expansion"),
+        "battle_rounds": state.round,
+        "eliminations": len(state.eliminated),
+        "actions": played.actions,
+        "timeouts": played.timeouts,
+        "game_ms": played.game_ms,
+    }
+
+
+def simulate_campaign(args: argparse.Namespace) -> int:
+    """All-bot Short Campaigns at one bot level, on a built-in map or a map file (CAMP-R2, D12)."""
     from engine.campaign.maps import MapError, builtin_map_ids, load_map_file, register_map
-    from engine.campaign.simulate import play, summary
 
     settings = {"bot_level": args.level}
     if args.map:
         if args.map in builtin_map_ids():
             settings["map"] = args.map
-        elif _Path(args.map).is_file():
+        elif Path(args.map).is_file():
             try:
                 game_map = load_map_file(args.map)
             except MapError as error:
@@ -382,16 +406,266 @@ def simulate(args: argparse.Namespace) -> int:
     wins = [0, 0, 0]
     totals = {"actions": 0, "eliminations": 0, "game_ms": 0}
     for i in range(args.games):
-        line = summary(args.seed + i, play(args.seed + i, settings))
-        print(json.dumps(line, separators=(",", ":")))
+        line = campaign_line(args.seed + i, campaign_game(args.seed + i, settings))
+        dump(line, compact=True)
         wins[line["winner"]] += 1
         for key in totals:
             totals[key] += line[key]
-    print(json.dumps({"summary": True, "games": args.games, "wins_by_seat": wins,
-                      "mean_actions": round(totals["actions"] / args.games, 1),
-                      "eliminations": totals["eliminations"],
-                      "mean_game_minutes": round(totals["game_ms"] / args.games / 60000, 1)}, separators=(",", ":")))
+    dump({"summary": True, "games": args.games, "wins_by_seat": wins,
+          "mean_actions": round(totals["actions"] / args.games, 1), "eliminations": totals["eliminations"],
+          "mean_game_minutes": round(totals["game_ms"] / args.games / 60000, 1)}, compact=True)
     return 0
+
+
+def card_bots(choose: Any, levels: tuple[str, ...], timed: tuple[str, ...], timings: list[float] | None
+              ) -> dict[int, Policy]:
+    """Per-seat policies for a card game: seat i plays ``choose(state, levels[i], rng)`` after 600-1800 ms, the
+    wall time of each decision at a level in ``timed`` going into ``timings``."""
+    import time
+
+    def policy(level: str) -> Policy:
+        def decide(state: Any, seat: int, rng: Any) -> tuple[Any, int]:
+            started = time.perf_counter()
+            action = choose(state, level, rng)
+            if timings is not None and level in timed:
+                timings.append(time.perf_counter() - started)
+            return action, 600 + rng.randbelow(1201)
+        return decide
+
+    return {seat: policy(level) for seat, level in enumerate(levels)}
+
+
+def hierarchy_game(seed: int, levels: tuple[str, ...] = ("strong", "random"), timings: list[float] | None = None
+                   ) -> Played[Any]:
+    """One Hierarchy game, seat i played at level ``levels[i]``; ``timings`` collects each strong decision's wall
+    time. The bots share one generator seeded by the game's seed."""
+    from engine.core import Rng
+    from engine.hierarchy import bots
+    from engine.hierarchy.game import HierarchyGame
+    from engine.simulate import play, setup
+
+    game = HierarchyGame()
+    policies = card_bots(lambda state, level, rng: game.action_to_json(bots.choose(state, level, rng)), levels,
+                         ("strong",), timings)
+    return play(setup(game, 2, seed), policies, rng=Rng(seed ^ 0xB07), max_events=200)
+
+
+def avignon_game(seed: int, levels: tuple[str, ...] = ("strong", "random"), timings: list[float] | None = None
+                 ) -> Played[Any]:
+    """One game of Avignon 1378, seat i played at level ``levels[i]`` (the roles are drawn per game); ``timings``
+    collects each decision's wall time. Unfinished after AVIGNON_MAX_ACTIONS actions: stopped."""
+    from engine.avignon.bots import decide
+    from engine.avignon.game import AvignonGame
+    from engine.core import Rng
+    from engine.simulate import play, setup
+
+    game = AvignonGame()
+    policies = card_bots(lambda state, level, rng: game.action_to_json(decide(game, state, level, rng)), levels,
+                         CARD_BOT_LEVELS, timings)
+    return play(setup(game, 2, seed), policies, rng=Rng(seed ^ 0xA716),
+                stop=lambda _state, played: played.actions >= AVIGNON_MAX_ACTIONS)
+
+
+def simulate_cards(args: argparse.Namespace) -> int:
+    """All-bot Hierarchy or Avignon games, each seat at its own bot level."""
+    levels = tuple(args.bots.split(","))
+    if len(levels) != 2 or any(level not in CARD_BOT_LEVELS for level in levels):
+        print("throneroom: --bots takes two of random, greedy, strong, e.g. strong,random", file=sys.stderr)
+        return 2
+    if args.game == "hierarchy":
+        return simulate_hierarchy(args, levels)
+    return simulate_avignon(args, levels)
+
+
+def simulate_hierarchy(args: argparse.Namespace, levels: tuple[str, ...]) -> int:
+    """Hierarchy lines: the winner (seat and level), who started, turns, events, burned cards; the summary adds
+    wins per seat and level, seat 0's win rate, turns, and the strong bot's decision times."""
+    wins = {f"seat{i}:{level}": 0 for i, level in enumerate(levels)}
+    timings: list[float] = []
+    turns = []
+    for n in range(args.games):
+        seed = args.seed + n
+        played = hierarchy_game(seed, levels, timings)
+        state = played.state
+        wins[f"seat{state.winner}:{levels[state.winner]}"] += 1
+        turns.append(state.plays)  # the move log is bounded (LOG_CAP); the count is not
+        dump({"seed": seed, "bots": list(levels), "winner": state.winner, "winner_bot": levels[state.winner],
+              "first": state.first, "turns": state.plays, "actions": len(played.log), "burned": len(state.burned)})
+    dump({"summary": True, "games": args.games, "seed": args.seed, "bots": list(levels), "wins": wins,
+          "win_rate_seat0": round(wins[f"seat0:{levels[0]}"] / max(1, args.games), 3),
+          "mean_turns": round(sum(turns) / max(1, len(turns)), 2), "max_turns": max(turns, default=0),
+          "strong_decisions": len(timings), "slowest_strong_ms": round(max(timings, default=0.0) * 1000, 1),
+          "mean_strong_ms": round(sum(timings) / max(1, len(timings)) * 1000, 2)})
+    return 0
+
+
+def simulate_avignon(args: argparse.Namespace, levels: tuple[str, ...]) -> int:
+    """Avignon lines: the winner (seat, level and role), how the game ended, turns, actions and the slowest
+    decision; a game stopped unfinished has no winner. The summary adds wins per seat, reasons and turns."""
+    from engine.avignon.game import ROLE_NAMES
+
+    wins = [0, 0]
+    reasons: dict[str, int] = {}
+    turns = 0
+    slowest = 0.0
+    for i in range(args.games):
+        seed = args.seed + i
+        timings: list[float] = []
+        played = avignon_game(seed, levels, timings)
+        state = played.state
+        if played.finished:
+            winner = played.table.game.standings(state, 2).ranking[0]  # a finished game's: its outcome
+            wins[winner] += 1
+            line = {"seed": seed, "winner": winner, "winner_bot": levels[winner],
+                    "winner_role": ROLE_NAMES[state.winner], "reason": state.reason}
+        else:
+            line = {"seed": seed, "winner": None, "winner_bot": None, "winner_role": None, "reason": "unfinished"}
+        line.update(turns=state.turn_no, actions=played.actions, slowest_ms=round(max(timings, default=0.0) * 1000, 1))
+        reasons[line["reason"]] = reasons.get(line["reason"], 0) + 1
+        turns += state.turn_no
+        slowest = max(slowest, max(timings, default=0.0))
+        dump(line)
+    games = max(1, args.games)
+    dump({"summary": True, "games": args.games, "bots": list(levels), "wins": wins,
+          "win_rate": [round(w / games, 3) for w in wins], "reasons": reasons, "mean_turns": round(turns / games, 1),
+          "slowest_decision_ms": round(slowest * 1000, 1)})
+    return 0
+
+
+def crown_levels(spec: str, game: int) -> tuple[str, ...]:
+    """The five houses' bot levels for one game of a ``--crown-bots`` spec (CROWN-D7): ``strong`` or ``simple`` for
+    all five, ``mix`` (one strong house against four simple ones, the strong seat at game mod 5, so that seat
+    advantages cancel over a run), or five comma-separated levels."""
+    from engine.crown.game import BOT_LEVELS
+
+    if spec in BOT_LEVELS:
+        return (spec,) * 5
+    if spec == "mix":
+        return tuple("strong" if h == game % 5 else "simple" for h in range(5))
+    levels = tuple(x.strip() for x in spec.split(","))
+    if len(levels) != 5 or any(x not in BOT_LEVELS for x in levels):
+        raise ValueError(f"bots must be strong, simple, mix or five levels like strong,simple,simple,simple,simple "
+                         f"(got {spec[:60]!r})")
+    return levels
+
+
+def crown_game(seed: int, settings: dict[str, Any] | None = None, levels: tuple[str, ...] | None = None,
+               max_days: int = CROWN_MAX_DAYS, timings: list[float] | None = None,
+               cpu_timings: list[float] | None = None) -> Played[Any]:
+    """One all-bot game of Seizing the Crown, each house at its level in ``levels`` (else the bot_level setting);
+    each decision gets a generator as a room draws it, and its wall and CPU time go into ``timings`` and
+    ``cpu_timings``. Stopped unfinished once a day past ``max_days`` begins."""
+    import time
+    from dataclasses import replace
+
+    from engine.core import evolve
+    from engine.crown.game import CrownGame
+    from engine.simulate import play, setup
+
+    game = CrownGame()
+
+    def decide(state: Any, house: int, rng: Any) -> Any:
+        started, cpu = time.perf_counter(), time.thread_time()
+        decision = game.bot_action(state, house, rng)
+        if timings is not None:
+            timings.append(time.perf_counter() - started)
+        if cpu_timings is not None:
+            cpu_timings.append(time.thread_time() - cpu)
+        return decision
+
+    table = setup(game, 5, seed, settings)
+    if levels is not None:
+        table = replace(table, state=evolve(table.state, bot_levels=tuple(levels)))
+    return play(table, dict.fromkeys(range(5), decide), stop=lambda state, _played: state.day > max_days)
+
+
+def crown_line(seed: int, played: Played[Any], levels: tuple[str, ...]) -> dict[str, Any]:
+    """One game's JSON line: the winner, days, rulers in order, crowns, how it ended, events and refused moves."""
+    state = played.state
+    line: dict[str, Any] = {"seed": seed, "winner": None, "days": state.day, "reason": "unfinished",
+                            "rulers": [h for h, _ in state.rulers]}
+    if played.finished:
+        line.update(winner=played.table.game.standings(state, 5).ranking[0], reason=state.reason,  # its outcome
+                    crowns=[h["crowns"] for h in state.houses])
+    return {**line, "events": played.attempts, "refused": played.refused, "levels": list(levels)}
+
+
+def crown_summary(results: list[dict[str, Any]], slowest: float, last_day: int, slowest_cpu: float = 0.0,
+                  decisions: int = 0) -> dict[str, Any]:
+    """The summary line: how games ended, wins by starting house (seat) and by the first ruler, counts and largest
+    shares; for tables with strong and simple houses, the strong houses' win rate; the slowest decision (wall
+    clock, which includes waiting for a busy CPU, and the CPU time of this thread alone), each building the house's
+    view and deciding, as a room does."""
+    games = len(results)
+    per = max(1, games)
+    reasons: dict[str, int] = {}
+    wins = [0] * 5
+    first_ruler = [0] * 5  # wins of the house that first held the throne, by that house
+    strong_games = strong_wins = 0
+    for r in results:
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+        winner = r["winner"]
+        if winner is not None:
+            wins[winner] += 1
+            if r["rulers"] and winner == r["rulers"][0]:
+                first_ruler[winner] += 1
+        levels = r["levels"]
+        if "strong" in levels and "simple" in levels:
+            strong_games += 1
+            strong_wins += winner is not None and levels[winner] == "strong"
+    summary: dict[str, Any] = {
+        "summary": True, "games": games, "last_day": last_day, "reasons": reasons,
+        "throne_rate": round(reasons.get("throne", 0) / per, 3),
+        "wins_by_house": wins, "max_house_share": round(max(wins) / per, 3),
+        "first_ruler_wins": sum(first_ruler), "first_ruler_share": round(sum(first_ruler) / per, 3),
+        "first_ruler_wins_by_house": first_ruler,
+        "mean_days": round(sum(r["days"] for r in results) / per, 1),
+        "decisions": decisions,
+        "slowest_decision_ms": round(slowest * 1000, 2),
+        "slowest_decision_cpu_ms": round(slowest_cpu * 1000, 2),
+    }
+    if strong_games:
+        summary.update({"mixed_games": strong_games, "strong_wins": strong_wins,
+                        "strong_share": round(strong_wins / strong_games, 3)})
+    return summary
+
+
+def simulate_crown(args: argparse.Namespace) -> int:
+    """All-bot games of Seizing the Crown (docs/crown-engine.md): one line per game and the summary."""
+    if not 0 <= args.last_day <= 50:
+        print("throneroom: --last-day must be between 0 (none) and 50", file=sys.stderr)
+        return 2
+    try:
+        crown_levels(args.crown_bots, 0)
+    except ValueError as error:
+        print(f"throneroom: --crown-{error}", file=sys.stderr)
+        return 2
+    settings = {"last_day": args.last_day}
+    results = []
+    slowest = slowest_cpu = 0.0
+    decisions = 0
+    for i in range(args.games):
+        timings: list[float] = []
+        cpu_timings: list[float] = []
+        seed = args.seed + i
+        levels = crown_levels(args.crown_bots, seed)
+        played = crown_game(seed, settings, levels, args.max_days, timings, cpu_timings)
+        slowest = max(slowest, max(timings, default=0.0))
+        slowest_cpu = max(slowest_cpu, max(cpu_timings, default=0.0))
+        decisions += len(timings)
+        results.append(crown_line(seed, played, levels))
+        dump(results[-1])
+    dump(crown_summary(results, slowest, args.last_day, slowest_cpu, decisions))
+    return 0
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Play all-bot games and print one JSON line each, then a summary line."""
+    if args.game == "campaign":
+        return simulate_campaign(args)
+    if args.game == "crown":
+        return simulate_crown(args)
+    return simulate_cards(args)
 
 
 def database_url(args: argparse.Namespace) -> tuple[str, str]:
@@ -575,7 +849,8 @@ def serve(args: argparse.Namespace) -> int:
             "PUBLIC_URL": public,
             "ASYNC_MODE": args.async_mode,
             "TIMER_SCALE": args.timer_scale,
-            "INCLUDE_UNLISTED_GAMES": args.test_games,
+            "GAMES_MODULES": tuple(args.games_module),
+            "INCLUDE_UNLISTED_GAMES": bool(args.games_module),  # a module's games are there to be played
             "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
             "ROOM_RATE": args.room_rate, "JOIN_RATE": args.join_rate, "WATCH_RATE": args.watch_rate,
             "UPLOAD_RATE": args.upload_rate,

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("throneroom.rooms")
 
-GRACE_MS = 250  # answers in flight at the deadline are still taken (design.md, fair timing)
+GRACE_MS = 250  # answers in flight at the deadline are still taken (docs/decisions.md, "Fair timing")
 CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
 EXPIRE_EVERY_MS = 60_000  # how often the ticker looks for rooms past their time
 

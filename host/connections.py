@@ -1,6 +1,6 @@
 """Who is connected to the rooms of this process: the TVs' and phones' sockets, each seat's phones, since when a seat's
 phones are all gone, and each socket's round trips, with which an answer's claimed time is judged (``measure``, the
-fair timing of design.md and docs/protocol.md section 10).
+fair timing of docs/decisions.md and docs/protocol.md section 10).
 
 Connections are not logged: they are not part of the game. A room restored from its log has none yet, and every
 seat counts as just dropped (``all_away``) until a phone of it comes back.
@@ -180,7 +180,7 @@ class Connections:
         return max(RTT_FLOOR_MS, min(RTT_CEILING_MS, max(samples)))
 
     def measure(self, unlock_ms: int, receipt_ms: int, claimed: float | None, sid: str | None) -> Timing:
-        """The fair effective time of an answer (design.md).
+        """The fair effective time of an answer (docs/decisions.md, "Fair timing").
 
         The server saw ``seen = receipt - unlock``. The phone counted from its own unlock, which it placed with
         its clock estimate (off by at most half a round trip), and its answer then travelled up to a round trip:

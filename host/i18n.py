@@ -1,6 +1,6 @@
 """One message catalog for templates and JavaScript alike: ``host/i18n/<lang>.json``, plus one fragment per
-game, ``host/i18n/<game>.<lang>.json``, merged into it (a key defined twice is an error, so fragments cannot
-silently override each other).
+game, ``host/i18n/<game>.<lang>.json``, merged into it, and those of games loaded from a games module
+(``add_catalog_dir``); a key defined twice is an error, so fragments cannot silently override each other.
 
 Keys are dotted names; values may hold ``{name}`` placeholders. A value may also be plural: an object keyed by the
 CLDR plural categories of its language (``one``, ``few``, ``other``…), chosen by the parameter ``n``; the pages
@@ -19,6 +19,7 @@ from typing import Any
 from host.room import LANGUAGES
 
 CATALOG_DIR = Path(__file__).with_name("i18n")
+EXTRA_CATALOG_DIRS: list[Path] = []  # fragments of games loaded from a games module (host/app.py load_games_module)
 RTL_LANGUAGES = ("fa",)
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
@@ -28,7 +29,10 @@ def catalog(language: str) -> dict[str, Any]:
     """The messages of one language (a plural message is a dict of forms)."""
     with open(CATALOG_DIR / f"{language}.json", encoding="utf-8") as handle:
         messages: dict[str, Any] = json.load(handle)
-    for fragment in sorted(CATALOG_DIR.glob(f"*.{language}.json")):
+    fragments = sorted(CATALOG_DIR.glob(f"*.{language}.json"))
+    for folder in EXTRA_CATALOG_DIRS:
+        fragments += sorted(folder.glob(f"*.{language}.json"))
+    for fragment in fragments:
         with open(fragment, encoding="utf-8") as handle:
             extra = json.load(handle)
         clash = sorted(set(extra) & set(messages))
@@ -36,6 +40,13 @@ def catalog(language: str) -> dict[str, Any]:
             raise ValueError(f"{fragment.name}: keys already defined elsewhere: {', '.join(clash[:5])}")
         messages.update(extra)
     return messages
+
+
+def add_catalog_dir(folder: Path) -> None:
+    """Merge a folder of fragments (``<part>.<lang>.json``) into every catalog from now on, once."""
+    if folder not in EXTRA_CATALOG_DIRS:
+        EXTRA_CATALOG_DIRS.append(folder)
+        catalog.cache_clear()
 
 
 def all_catalogs() -> dict[str, dict[str, Any]]:

@@ -7,7 +7,7 @@ from typing import Any, NoReturn
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, current_app, jsonify, make_response, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, make_response, render_template, request, url_for
 
 from host.i18n import all_catalogs, best_language, direction, translate
 from host.room import LANGUAGES, RoomError, is_room_code
@@ -15,18 +15,24 @@ from questions.model import MAX_FILE_BYTES, Problem, shown
 
 bp = Blueprint("host", __name__)
 
+GAME_PAGES = ("campaign", "crown", "hierarchy", "avignon", "quiz")  # each has host/static/games/<id>.js and .css
+
 
 def page_context(page: str, **extra: Any) -> dict[str, Any]:
-    """What every page template gets: language, direction, catalogs, the translate function."""
+    """What every page template gets: language, direction, catalogs, the translate function, and the games' page
+    scripts and style sheets (the built-in games', then those of any games module the app loaded)."""
     language = best_language(request.args.get("lang"), request.cookies.get("lang"),
                              list(request.accept_languages.values()))
+    runtime = current_app.extensions["throneroom"]
     return {
+        "game_scripts": [url_for("static", filename=f"games/{g}.js") for g in GAME_PAGES] + runtime.game_scripts,
+        "game_styles": [url_for("static", filename=f"games/{g}.css") for g in GAME_PAGES] + runtime.game_styles,
         "page": page,
         "lang": language,
         "dir": direction(language),
         "catalogs": all_catalogs(),
         "_": lambda key, **params: translate(language, key, **params),
-        "public_url": current_app.extensions["throneroom"].public_url,
+        "public_url": runtime.public_url,
         **extra,
     }
 

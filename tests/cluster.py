@@ -50,7 +50,8 @@ class Worker:
     def start(self) -> None:
         args = [sys.executable, "-m", "host.cli", "worker", "--port", "{port}", "--worker-id", self.name,
                 "--database-url", self.database_url, "--message-queue", self.redis_url,
-                "--public-url", self.public_url, "--timer-scale", str(self.timer_scale), "--test-games", "--quiet",
+                "--public-url", self.public_url, "--timer-scale", str(self.timer_scale), "--games-module", "tests.games",
+                "--quiet",
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
                 *([] if self.seed is None else ["--seed", str(self.seed)])]
         self.process, self.port = launch_on(args, self.port, self.log, timeout=30)

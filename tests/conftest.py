@@ -24,11 +24,13 @@ from typing import Any
 import pytest
 
 from bench.server import launch_on
-from host.app import create_app, runtime_of
+from host.app import create_app, load_games_module, runtime_of
 from host.service import FakeClock, RoomService
 from host.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
+TEST_GAMES = "tests.games"  # Tally, TeamTally and Buzz: never shipped, loaded for every test (and served below)
+load_games_module(TEST_GAMES)
 
 MARKS = {
     "browser": "drives the headless Chromium (tests/e2e.py)",
@@ -80,7 +82,8 @@ class Harness:
     def __init__(self, **config: Any):
         self.clock = FakeClock()
         seeds = iter(range(1000, 10_000))
-        self.app = create_app({"ASYNC_MODE": "threading", "INCLUDE_UNLISTED_GAMES": True, "CLOCK": self.clock,
+        self.app = create_app({"ASYNC_MODE": "threading", "INCLUDE_UNLISTED_GAMES": True,
+                               "GAMES_MODULES": (TEST_GAMES,), "CLOCK": self.clock,
                                "SEED_SOURCE": lambda: next(seeds), "PUBLIC_URL": "http://127.0.0.1:9999",
                                "ROOM_RATE": "off", "JOIN_RATE": "off", "WATCH_RATE": "off",  # see LiveServer
                                "UPLOAD_RATE": "off",
@@ -162,7 +165,7 @@ class LiveServer:
                                  "ask for one of them, so that it is marked live and its servers are stopped")
         args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
                 "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale),
-                "--test-games", "--quiet",
+                "--games-module", TEST_GAMES, "--quiet",
                 *([] if self.limits else ["--room-rate", "off", "--join-rate", "off", "--watch-rate", "off",
                                           "--upload-rate", "off"]),
                 *self.extra]

@@ -96,6 +96,15 @@ def test_serve_reports_a_busy_port(tmp_path: Path):
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
+@pytest.mark.parametrize("module,why", [("tests.no_such_games", "cannot be imported"), ("tests.conftest", "no GAMES")])
+def test_serve_refuses_a_games_module_it_cannot_load(tmp_path: Path, module, why):
+    result = subprocess.run([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+                             "--db", str(tmp_path / "x.db"), "--quiet", "--games-module", module],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 1
+    assert f"cannot start: games module {module!r}" in result.stderr and why in result.stderr
+
+
 def test_simulate_campaign_prints_a_line_per_game_and_a_summary():
     # CAMP-R2 CAMP-D12
     import json
@@ -136,3 +145,38 @@ def test_simulate_crown_prints_a_line_per_game_and_a_summary():
     assert again[:2] == lines[:2]  # seeded (the summary's slowest decision is a wall-clock figure)
     bad = run("--last-day", "99")
     assert bad.returncode == 2 and "--last-day" in bad.stderr
+
+
+def simulated(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict]]:
+    """``throneroom simulate ARGS`` in this process: the exit code and the JSON lines printed."""
+    import json
+
+    code = cli.main(["simulate", *args])
+    return code, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_simulate_crown_lines_and_summary_in_process(capsys):
+    # CROWN-D6: (moved from the former tests/crown/test_conformance.py)
+    code, lines = simulated(capsys, "crown", "--games", "3", "--seed", "2", "--last-day", "5")
+    assert code == 0 and len(lines) == 4 and lines[-1]["summary"] and lines[-1]["games"] == 3
+    assert all(line["days"] <= 5 and line["winner"] in range(5) for line in lines[:3])
+    assert set(lines[-1]["reasons"]) <= {"throne", "last_day"}
+    assert all(line["levels"] == ["strong"] * 5 and line["events"] >= line["refused"] for line in lines[:3])
+    code, lines = simulated(capsys, "crown", "--games", "1", "--seed", "1", "--max-days", "1")
+    assert code == 0 and lines[0]["reason"] == "unfinished" and lines[0]["winner"] is None and lines[0]["days"] == 2
+    assert lines[-1]["reasons"] == {"unfinished": 1}
+
+
+@pytest.mark.parametrize("game", ["hierarchy", "avignon"])
+def test_simulate_card_games_print_a_line_per_game_and_a_summary(game, capsys):
+    # (moved from the former tests/avignon/test_conformance.py, and the same for Hierarchy)
+    code, lines = simulated(capsys, game, "--games", "2", "--seed", "3", "--bots", "greedy,random")
+    assert code == 0 and len(lines) == 3 and lines[-1]["summary"] and lines[-1]["games"] == 2
+    assert all(line["winner"] in (0, 1) and line["winner_bot"] == ("greedy", "random")[line["winner"]]
+               for line in lines[:2])
+    assert all(line["seed"] == 3 + i and line["actions"] > 0 and line["turns"] > 0 for i, line in enumerate(lines[:2]))
+    again = simulated(capsys, game, "--games", "2", "--seed", "3", "--bots", "greedy,random")[1]
+    assert [{k: v for k, v in line.items() if "ms" not in k} for line in again] == \
+        [{k: v for k, v in line.items() if "ms" not in k} for line in lines]  # seeded; decision times aside
+    assert cli.main(["simulate", game, "--bots", "strong"]) == 2
+    assert "--bots takes two of random, greedy, strong" in capsys.readouterr().err

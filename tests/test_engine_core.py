@@ -9,7 +9,7 @@ import pytest
 
 from engine import registry
 from engine.core import Context, IllegalAction, InvalidAction, InvalidSettings, Rng, SettingSpec, Slot
-from engine.tally import TallyGame
+from tests.games.tally import TallyGame
 
 GAME = TallyGame()
 

@@ -1,4 +1,4 @@
-"""Fair timing on the real server (design.md): simulated phones with injected network delay and known reaction
+"""Fair timing on the real server (docs/decisions.md, "Fair timing"): simulated phones with injected network delay and known reaction
 times. The room's effective times must order them as their true reactions, where server receipt times would not,
 and a phone claiming 0 ms must not beat an honest phone with the same true time."""
 

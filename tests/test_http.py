@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import qrcode
 import qrcode.image.svg
 
 from tests.conftest import Harness
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_pages_render_in_the_browser_language(harness: Harness):
@@ -27,9 +34,40 @@ def test_everything_is_served_from_the_app_itself(harness: Harness):
     response = client.get("/")
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     for asset in ("/static/socket.io.min.js", "/static/common.js", "/static/tv.js", "/static/style.css",
-                  "/player/static/phone.js", "/static/games/tally.js", "/static/games/campaign.css",
+                  "/player/static/phone.js", "/static/games/campaign.js", "/static/games/campaign.css",
                   "/static/socket.io.LICENSE"):
         assert client.get(asset).status_code == 200, asset
+    named = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', page)
+    assert "/extra/tests.games/tally.js" in named and "/extra/tests.games/tally.css" in named  # the games module's
+    assert len(named) >= 14
+    for asset in named:  # every script and style sheet a page names is there
+        assert client.get(asset).status_code == 200, asset
+    assert client.get("/extra/tests.games/nothing.js").status_code == 404
+    assert client.get("/extra/other.module/tally.js").status_code == 404
+
+
+def test_the_shipped_app_knows_no_test_game():
+    """Tally, TeamTally and Buzz live in tests/games: an app started without a games module (a fresh process, unlike
+    this one, where tests/conftest.py loaded them) registers none of them, and its pages load nothing of them."""
+    script = (
+        "import json\n"
+        "from engine import registry\n"
+        "from host.app import create_app\n"
+        "app = create_app({'ASYNC_MODE': 'threading'})\n"
+        "client = app.test_client()\n"
+        "pages = ''.join(client.get(p).get_data(as_text=True) for p in ('/', '/tv', '/join/ABCD')).lower()\n"
+        "print(json.dumps({'games': sorted(registry.GAMES), 'lobby': [i.id for i, _ in registry.lobby_games(True)],\n"
+        "                  'words': [w for w in ('tally', 'buzz') if w in pages],\n"
+        "                  'extra': client.get('/extra/tests.games/tally.js').status_code}))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    shipped = json.loads(done.stdout.splitlines()[-1])
+    assert shipped["games"] == ["avignon", "campaign", "crown", "hierarchy", "quiz"]
+    assert shipped["lobby"] == ["campaign", "crown", "hierarchy", "avignon", "quiz"]
+    assert shipped["words"] == [] and shipped["extra"] == 404
+    for folder in ("engine", "host/static", "host/i18n", "templates"):
+        assert not [p for p in (ROOT / folder).rglob("*") if re.search("tally|buzz", p.name)], folder
 
 
 def test_rooms_are_created_and_looked_up(harness: Harness):

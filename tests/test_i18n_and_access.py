@@ -16,13 +16,14 @@ PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
 def used_keys() -> set[str]:
-    """Every message key the pages and the engines name."""
+    """Every message key the pages and the engines name, the test games' included (tests/conftest.py loads them
+    and their catalog fragments)."""
     keys: set[str] = set()
-    for path in [*ROOT.glob("host/static/**/*.js"), *ROOT.glob("player/static/*.js")]:
+    for path in [*ROOT.glob("host/static/**/*.js"), *ROOT.glob("player/static/*.js"), *ROOT.glob("tests/games/**/*.js")]:
         keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"\s*[,)]', path.read_text()))  # literal keys
     for path in ROOT.glob("templates/*.html"):
         keys |= set(re.findall(r'_\("([a-z_]+\.[a-z_.]+)"', path.read_text()))
-    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("host/*.py")]:
+    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("host/*.py"), *ROOT.glob("tests/games/*.py")]:
         keys |= set(re.findall(r'"((?:game|setting|outcome)\.[a-z_.]+)"', path.read_text()))
     return keys
 
@@ -130,6 +131,7 @@ def test_a_game_fragment_is_merged_and_may_not_redefine_a_key(tmp_path, monkeypa
     (tmp_path / "en.json").write_text('{"app.name": "Throneroom"}', encoding="utf-8")
     (tmp_path / "demo.en.json").write_text('{"demo.hello": "Hello"}', encoding="utf-8")
     monkeypatch.setattr(i18n, "CATALOG_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "EXTRA_CATALOG_DIRS", [])  # the test games' fragments (tests/conftest.py)
     assert i18n.catalog.__wrapped__("en") == {"app.name": "Throneroom", "demo.hello": "Hello"}
     (tmp_path / "other.en.json").write_text('{"app.name": "Mine"}', encoding="utf-8")
     with pytest.raises(ValueError, match="other.en.json.*app.name"):

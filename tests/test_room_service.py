@@ -162,7 +162,7 @@ def test_an_engine_whose_screens_are_not_ready_starts_only_in_tests(monkeypatch)
     from dataclasses import replace as dc_replace
 
     from engine import registry
-    from engine.tally import TallyGame
+    from tests.games.tally import TallyGame
 
     class Draft(TallyGame):
         info = dc_replace(TallyGame.info, id="draft", listed=True, ready=False)

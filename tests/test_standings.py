@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.buzz import BuzzGame
+from bench.games.buzz import BuzzGame
 from engine.core import ENDED_BY_HOST, Context, Outcome, Slot, shared_places
 from engine.crown.game import public_crowns
-from engine.tally import TallyGame
-from engine.tally import replace as tally_replace
 from tests.avignon import fixtures as avignon
 from tests.campaign import fixtures as campaign
 from tests.conftest import Harness, control, last_state
 from tests.crown import fixtures as crown
+from tests.games.tally import TallyGame
+from tests.games.tally import replace as tally_replace
 from tests.hierarchy import fixtures as hierarchy
 
 

@@ -1,4 +1,4 @@
-"""The Avignon 1378 rules engine (../shared/rules/avignon.md; section A decisions override section B).
+"""The Avignon 1378 rules engine (docs/rules/avignon.md; its decisions override the seed rules).
 
 Two players, Rome and Avignon, move characters along five lanes of five locations (0 Avignon .. 4 Rome). A turn is
 two actions of different types (AVIG-D3); a character moved past either end goes into that end's conclave and a new

@@ -1,1 +1,1 @@
-"""The Short Campaign: a Triviador-style territory war for three players (../shared/rules/campaign.md)."""
+"""The Short Campaign: a Triviador-style territory war for three players (docs/rules/campaign.md)."""

@@ -1,4 +1,4 @@
-"""The Short Campaign rules engine (../shared/rules/campaign.md; section A decisions override section B).
+"""The Short Campaign rules engine (docs/rules/campaign.md; its decisions override the seed rules).
 
 A pure state machine: castles, expansion rounds, four battle rounds, duels, tiebreaks, castle assaults,
 eliminations and the final ranking. Every timed step has a deadline (``deadline``); when it passes the room calls
@@ -46,7 +46,7 @@ DEFENCE_BONUS = 100  # CAMP-R20
 DEMOLISHED_VALUE = 1000  # CAMP-R22, D8
 BATTLE_ROUNDS = 4  # CAMP-R13
 DECK_SIZE = 48  # at most this many questions of each kind fixed at the start (the longest possible game asks fewer)
-# What a game asks: the 10th-90th percentiles of 1200 all-bot games, 400 per bot level (engine/campaign/simulate.py,
+# What a game asks: the 10th-90th percentiles of 1200 all-bot games, 400 per bot level (`throneroom simulate campaign`,
 # seeds 0-399): numeric 7-15 (easy 6-11, normal 9-13, hard 12-17; 4-19 at the extremes), multiple choice 12-14
 # (6-17 at the extremes). A numeric tiebreak follows every duel both sides get right, so better players ask more.
 TYPICAL = {"numeric": (7, 15), "choice": (12, 14)}

@@ -1,1 +1,1 @@
-"""Seizing the Crown: five houses, loyalty and treason, hidden prestige (../shared/rules/crown.md)."""
+"""Seizing the Crown: five houses, loyalty and treason, hidden prestige (docs/rules/crown.md)."""

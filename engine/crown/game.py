@@ -1,5 +1,5 @@
-"""The Seizing the Crown rules engine (../shared/rules/crown.md: section A decisions CROWN-D1..D7 override section
-B; the adopted proposals CROWN-A1..A40; the implementation model M1-M8).
+"""The Seizing the Crown rules engine (docs/rules/crown.md: the decisions CROWN-D1..D7 override the seed
+rules; the adopted proposals CROWN-A1..A40; the implementation model CROWN-M1..M8).
 
 Five houses, one seat each (a seat may be a team of phones, CROWN-D2). The game is a phase machine (M2):
 

@@ -1,4 +1,4 @@
-"""Pure rule functions of Seizing the Crown (../shared/rules/crown.md): fronts, the attack table (M4), ranks and the
+"""Pure rule functions of Seizing the Crown (docs/rules/crown.md): fronts, the attack table (M4), ranks and the
 crown schedule. No state here: the game module calls these with plain values, and the tests call them directly."""
 
 from __future__ import annotations

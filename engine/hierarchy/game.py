@@ -1,4 +1,4 @@
-"""Hierarchy, a two-player card game: the engine (../shared/rules/hierarchy.md; section A overrides section B).
+"""Hierarchy, a two-player card game: the engine (docs/rules/hierarchy.md; its decisions override the seed rules).
 
 A pure state machine over a frozen state. The rules themselves (legality in HIER-D2's order, every card's
 condition and ability, the Surgeon's returns) are in rules.py, driven by cards.json. Every turn, and every pending

@@ -1,4 +1,4 @@
-"""Hierarchy's rules as pure functions over plain tuples (../shared/rules/hierarchy.md, section A overrides B).
+"""Hierarchy's rules as pure functions over plain tuples (docs/rules/hierarchy.md, its decisions override the seed rules).
 
 The engine (game.py) and the bots' search (bots.py) share these, so every card's condition and ability is
 implemented once, here, from the data in cards.json.

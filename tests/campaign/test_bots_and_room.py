@@ -8,9 +8,10 @@ from statistics import mean
 from engine.campaign.bots import LEVELS, best_pick, best_target, decide
 from engine.campaign.game import Attack
 from engine.core import Rng
+from host.cli import campaign_game
 from host.service import FakeClock, RoomService
 from host.store import Store
-from tests.campaign.fixtures import GAME, board, start
+from tests.campaign.fixtures import GAME, board, grid_map, start
 from tests.campaign.test_rules import unlock
 
 
@@ -89,3 +90,11 @@ def test_a_campaign_runs_in_a_room_and_is_rebuilt_after_a_restart():
     assert again.room(room.code).session.state == middle
     run(service, clock, room)
     assert room.phase == "finished" and sorted(room.session.game.outcome(room.session.state).ranking) == [0, 1, 2]
+
+
+def test_bots_on_every_level_finish_games():
+    # (moved from the former test_conformance.py) all-bot games, as throneroom simulate campaign plays them
+    grid_map(4, 4)
+    for level in ("easy", "normal", "hard"):
+        for seed in range(10):
+            assert campaign_game(seed, {"map": "grid-4x4", "bot_level": level}).state.stage == "over"

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from engine import simulate
 from engine.campaign.game import Asking, Attack, CampaignState
-from engine.core import Context, IllegalAction, InvalidAction, Slot
+from engine.core import Context, IllegalAction, InvalidAction, Rng, Slot
 from engine.questions import parse_number
-from tests.campaign.fixtures import GAME, board, start, tid
+from host.cli import campaign_game
+from tests.campaign.fixtures import GAME, board, grid_map, start, tid
 
 
 def unlock(state: CampaignState) -> CampaignState:
@@ -75,10 +79,8 @@ def lose_duel(state: CampaignState) -> CampaignState:
 
 def test_stages_run_expansion_then_battle_then_the_end():
     # CAMP-R1 CAMP-R2: a Short Campaign: castles, expansion, battle
-    from engine.campaign.simulate import play
-
     start()  # registers the grid map
-    state = play(3, {"map": "grid-3x3"}).state
+    state = campaign_game(3, {"map": "grid-3x3"}).state
     kinds = [h["kind"] for h in state.history]
     assert kinds.index("pick") < kinds.index("battle") < kinds.index("over")
     assert state.stage == "over"
@@ -412,9 +414,8 @@ def test_numbers_in_three_scripts_with_separators_and_nothing_else():
 
 def test_no_question_repeats_within_a_game():
     # CAMP-D15
-    from engine.campaign.simulate import play
-
-    state = play(11, {"map": "grid-3x3"}).state
+    start()  # registers the grid map
+    state = campaign_game(11, {"map": "grid-3x3"}).state
     asked = [h["question"] for h in state.history if h["kind"] == "question"]
     assert len(asked) == len(set(asked)) and len(asked) > 10
     content = GAME.prepare(GAME.info.default_settings(), 4)
@@ -456,3 +457,77 @@ def test_speed_tiebreaks_can_be_switched_off_for_accessibility():
         assert state.asking.drawn and state.asking.ranking[2] == 2
         orders.add(state.asking.ranking[:2])
     assert orders == {(0, 1), (1, 0)}  # the faster answer no longer wins: the seeded RNG decides
+
+
+# ----- random games (moved from the former tests/campaign/test_conformance.py; the engine contract test,
+# tests/test_engine_contract.py, checks what every game shares: ending, seeds, replays, secrets, validation) -----
+
+def random_action(state: CampaignState, seat: int, rng: Rng) -> dict[str, Any]:
+    """Any legal action, chosen blindly (answers near or far from the truth)."""
+    kind, value = GAME.legal_actions(state, seat)[rng.randbelow(len(GAME.legal_actions(state, seat)))]
+    if kind == "answer":
+        truth = state.numeric[state.asking.question].answer
+        return {"answer": max(0, truth + rng.randint(-3, 3) * rng.choice((0, 1, 10, 1000)))}
+    return {kind: value}
+
+
+def random_playout(seed: int, map_id: str, check_views: bool = False) -> tuple[CampaignState, list]:
+    grid_map(3, 3)
+    grid_map(4, 4)
+    state = simulate.setup(GAME, 3, seed, {"map": map_id}).state
+    rng = Rng(seed * 7919 + 1)
+    now, log = 0, []
+    for _ in range(5000):
+        if state.stage == "over":
+            return state, log
+        if check_views:
+            assert_no_leak(state)
+        actors = [s for s in range(3) if GAME.legal_actions(state, s)]
+        if actors and rng.randbelow(5):
+            seat = rng.choice(actors)
+            now = max(now, (state.deadline_ms or now) - 1 - rng.randbelow(200))
+            payload = random_action(state, seat, rng)
+            state = GAME.apply(state, seat, GAME.parse_action(payload), now)
+            log.append(("action", seat, payload, now))
+        else:
+            now = state.deadline_ms
+            state = GAME.on_timeout(state, now)
+            log.append(("timeout", -1, None, now))
+    raise AssertionError(f"playout {seed} did not end")
+
+
+def assert_no_leak(state: CampaignState) -> None:
+    """No view holds an answer before the reveal, another seat's answer, or a question not yet asked."""
+    asking = state.asking
+    for seat in (None, 0, 1, 2):
+        view = GAME.view(state, seat)
+        question = view["question"]
+        if asking is not None and not asking.revealed:
+            assert not {"correct", "answers", "ranking"} & set(question), (seat, question)
+            if seat is None:
+                assert "yours" not in question
+            else:
+                own = asking.answer_of(seat)
+                assert question.get("yours") == (own.value if own else None)
+        text = json.dumps(view, ensure_ascii=False)
+        upcoming = state.numeric[(state.next_numeric) % len(state.numeric)]
+        assert json.dumps(upcoming.prompt, ensure_ascii=False)[1:-1] not in text or (
+            asking is not None and asking.kind == "numeric" and state.numeric[asking.question] == upcoming)
+
+
+def test_random_playouts_end_with_scores_equal_to_their_log():
+    # CAMP-R24 CAMP-D12
+    for seed in range(2000):
+        state, _ = random_playout(seed, "grid-3x3" if seed % 2 else "grid-4x4")
+        for seat in range(3):
+            assert state.score[seat] == sum(change for s, change, _ in state.scores_log if s == seat), seed
+        assert sorted(state.final_ranking) == [0, 1, 2]
+        assert all(o is not None for o in state.owner)
+        for seat in state.eliminated:
+            assert state.score[seat] == 0 and seat not in state.owner
+
+
+def test_views_leak_nothing_during_random_games():
+    # CAMP-D5 CAMP-R16
+    for seed in range(60):
+        random_playout(seed, "grid-3x3", check_views=True)

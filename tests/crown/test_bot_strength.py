@@ -12,8 +12,10 @@ from pathlib import Path
 
 from engine.core import Rng
 from engine.crown import bots, strong
-from engine.crown.game import OVER, view_payloads
-from engine.crown.simulate import table
+from engine.crown.game import DAY, OVER, CrownGame, view_payloads
+from engine.simulate import replay
+from host.cli import CROWN_MAX_DAYS, crown_game
+from host.cli import crown_levels as table
 from tests.crown.fixtures import GAME, act, day, start
 from tests.crown.playout import random_playout
 
@@ -156,3 +158,85 @@ def test_one_strong_house_beats_four_simple_ones():
     assert summary["mixed_games"] == 60
     assert summary["strong_share"] >= 0.45, summary
     assert summary["strong_wins"] == round(summary["strong_share"] * 60)
+
+
+# ----- the bots in whole games (moved from the former tests/crown/test_conformance.py) -----
+
+
+def test_simulated_games_end_and_replay():
+    played = crown_game(5)
+    reason = played.state.reason if played.finished else "unfinished"  # stopped after CROWN_MAX_DAYS
+    assert reason in ("throne", "unfinished") and played.state.rulers
+    assert replay(played.table, played.log) == played.state  # the simulator's log is a room's log
+    capped = crown_game(6, {"last_day": 3})
+    assert capped.finished and capped.state.day <= 3 and capped.state.reason in ("throne", "last_day")
+
+
+def test_bots_answer_prompts_and_only_take_legal_actions(monkeypatch):
+    # CROWN-D7: in all-bot games no prompt to a bot runs out, and every bot move is legal when the bot decides it.
+    # (A move can still meet a race inside a window, e.g. an alliance accepted meanwhile forbids the planned
+    # attack: the room then drops it and asks again, as the simulator does; such refusals stay rare.)
+    decide = GAME.bot_action
+    moves = {"n": 0}
+
+    def checked(state, house, rng):
+        decision = decide(state, house, rng)
+        if decision is not None:
+            assert GAME.parse_action(decision[0]) in GAME.legal_actions(state, house)
+            moves["n"] += 1
+        return decision
+
+    monkeypatch.setattr(CrownGame, "bot_action", lambda _self, state, house, rng: checked(state, house, rng))
+    refused = 0
+    for seed in range(8):
+        played = crown_game(100 + seed, {"last_day": 8})
+        state = played.state
+        refused += played.refused
+        expired = [e for e in state.feed if e["key"] == "crown.log.alliance_expired"]
+        expired += [e for c in state.chron for e in c if e["key"] in ("crown.log.conspiracy_expired",
+                                                                       "crown.log.hush_expired")]
+        assert not expired
+        assert any(e["key"] in ("crown.log.vote", "crown.log.vote_abstain") for e in state.feed)  # bots vote
+    assert refused <= moves["n"] // 50
+
+
+def test_bots_decide_from_their_own_view_only():
+    # CROWN-D7: change what a house may not know (others' prestige and statuses, the RNG): same view, same move
+    seen = {"n": 0}
+
+    def on_state(state, _record):
+        if state.phase == OVER:
+            return
+        for h in range(5):
+            hidden = [dict(x) for x in state.houses]
+            for x in range(5):
+                if x != h:
+                    hidden[x]["prestige"] = (hidden[x]["prestige"] + 37) % 101
+            other = type(state)(**{**state.__dict__, "houses": tuple(hidden), "rng_state": state.rng_state ^ 0xBEEF})
+            assert GAME.view(other, h) == GAME.view(state, h)
+            assert GAME.bot_action(state, h, Rng(3)) == GAME.bot_action(other, h, Rng(3))
+            seen["n"] += 1
+
+    for seed in range(3):
+        random_playout(seed, on_state=on_state)
+    assert seen["n"] > 100
+
+
+def test_bot_moves_are_legal_with_short_delays():
+    state = day("R L L E E")
+    for h in range(5):
+        decision = GAME.bot_action(state, h, Rng(h))
+        assert decision is not None
+        payload, delay = decision
+        assert GAME.parse_action(payload) in GAME.legal_actions(state, h)
+        assert 50 <= delay <= state.window_ms // 12
+
+
+def test_all_bot_games_mostly_end_by_the_throne():
+    # the report's figure: throneroom simulate crown --games 200 --seed 1 (no last day)
+    results = [crown_game(500 + s) for s in range(20)]
+    assert all(r.state.reason == "throne" for r in results if r.finished)  # the others stopped unfinished
+    assert sum(r.finished and r.state.reason == "throne" for r in results) >= 18
+    assert any(len(r.state.rulers) > 1 for r in results)  # thrones do change hands
+    assert all(r.state.phase == OVER or r.state.day > CROWN_MAX_DAYS for r in results)
+    assert DAY != OVER

@@ -4,12 +4,15 @@ Unless a test gives aid, the ruler gave none and loses 10 at PRE (CROWN-R59): ex
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from engine.core import IllegalAction, InvalidAction
-from engine.crown.game import DAY, JUDGMENT, REACTIONS, TRANSFER, VETO
+from engine.crown.game import DAY, JUDGMENT, OVER, REACTIONS, TRANSFER, VETO, view_payloads
 from engine.crown.rules import ENEMY
 from tests.crown.fixtures import GAME, T0, act, chron, close, day, feed, pre, prestige, statuses, votes
+from tests.crown.playout import random_playout
 
 # ----- the ruler and its replacement -----
 
@@ -208,3 +211,80 @@ def test_only_a_creditor_may_call_in_a_debt():
     for used in (act(state, 3, "debt_attack", debtor=1, target=2), act(state, 3, "debt_take", debtor=1),
                  act(judged, 3, "debt_vote", debtor=1, choice=4)):
         assert used.debts[1][3] == 0
+
+
+# ----- random games (moved from the former tests/crown/test_conformance.py; the engine contract test,
+# tests/test_engine_contract.py, checks what every game shares: ending, seeds, replays, secrets, validation) -----
+
+
+def test_random_playouts_end_within_the_last_day():
+    # CROWN-D6: with a last day set every game ends by then; CROWN-R76 may end it sooner
+    reasons = set()
+    for seed in range(40):
+        state, _log, _rec = random_playout(seed, last_day=4)
+        assert state.phase == OVER and state.day <= 4 and GAME.outcome(state) is not None
+        assert sorted(GAME.outcome(state).ranking) == [0, 1, 2, 3, 4]
+        reasons.add(state.reason)
+    assert "last_day" in reasons
+
+
+def test_menus_equal_legal_actions_and_apply_never_mutates():
+    # the phones (and bots) build their menus from the view: it must offer exactly the legal actions
+    checked = {"n": 0}
+
+    def on_state(state, _record):
+        for h in range(5):
+            view = GAME.view(state, h)
+            offered = sorted(GAME.parse_action(p) for p in view_payloads(view))
+            assert offered == sorted(GAME.legal_actions(state, h)), (state.phase, h)
+        if state.phase != OVER and checked["n"] % 7 == 0:
+            frozen = copy.deepcopy(state)
+            for h in range(5):
+                for action in GAME.legal_actions(state, h)[:3]:
+                    GAME.apply(state, h, action, (state.deadline_ms or 1) - 1)
+            GAME.on_timeout(state, state.deadline_ms)
+            assert state == frozen
+        checked["n"] += 1
+
+    for seed in range(6):
+        random_playout(seed, on_state=on_state)
+    assert checked["n"] > 200
+
+
+def test_step_changes_only_with_the_window():
+    state = day("R L L E E")
+    step = GAME.step(state)
+    for h, kind, fields in ((1, "attack", {"target": 3}), (2, "spy", {"target": 0}), (3, "feast", {
+            "option": "a", "when": "post"}), (0, "aid", {"target": 1}), (4, "propose_conspiracy", {"target": 3})):
+        state = act(state, h, kind, **fields)
+        assert GAME.step(state) == step
+    assert GAME.step(GAME.on_timeout(state, state.deadline_ms)) != step
+
+
+def test_every_text_the_engine_produces_is_in_the_three_catalogs():
+    # the views carry i18n keys only; every one of them (and every refusal code) exists in en, fa and ro
+    import re
+    from pathlib import Path
+
+    from engine.crown.game import HOUSE_DATA, KINDS
+    from host.i18n import catalog
+
+    used = set()
+    for seed in range(15):
+        state, _log, _rec = random_playout(seed)
+        used |= {e["key"] for e in state.feed} | {e["key"] for c in state.chron for e in c}
+        used |= {GAME.view(state, None)["phase_key"]}
+    source = Path("engine/crown/game.py").read_text()
+    used |= {f"crown.log.{k}" for k in re.findall(r'w\.(?:public|tell)\((?:[^,()]+, )?"([a-z_]+)"', source)}
+    used |= {f"crown.error.{k}" for k in re.findall(r'check\([^;]*?, "([a-z_]+)", "', source, re.DOTALL)}
+    used |= {f"crown.error.already_{k}" for k in re.findall(r'_use\(w, h, "([a-z]+)"', source)}
+    used |= {f"crown.phase.{p}" for p in ("initial", "day", "judgment", "veto", "reactions", "transfer", "over")}
+    used |= {d["name_key"] for d in HOUSE_DATA} | {f"crown.status.{s}" for s in ("loyal", "enemy", "ruler")}
+    used |= {"crown.option.a", "crown.option.b", "crown.when.pre", "crown.when.post", "game.crown.howto",
+             "outcome.crown.throne", "outcome.crown.last_day"}
+    used |= {f"crown.action.{k}" for k in KINDS if not k.startswith("answer_")}
+    for language in ("en", "fa", "ro"):
+        missing = used - set(catalog(language))
+        assert not missing, (language, sorted(missing))
+    assert len(used) > 120
+    assert len(catalog("en")["game.crown.howto"].split("|")) >= 4

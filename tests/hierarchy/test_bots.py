@@ -1,6 +1,6 @@
 """The bots: strong beats random, searches are bounded by node count, forced wins are found.
 
-Measured with ``python -m engine.hierarchy.simulate --games 200 --seed 1 --bots strong,random`` on this 2-core
+Measured with ``throneroom simulate hierarchy --games 200 --seed 1 --bots strong,random`` on this 2-core
 machine: the strong bot won 187 of 200 games (93.5%); every loss was a deal already lost against perfect play at
 its first decision. Slowest strong decision 148 ms wall time (mean 26 ms), about 11.5 microseconds per search node.
 The test below plays the first 80 of those games (about 9 s) and asks for at least 90% there too.
@@ -8,33 +8,49 @@ The test below plays the first 80 of those games (about 9 s) and asks for at lea
 
 from __future__ import annotations
 
+from engine import simulate
 from engine.core import Rng
 from engine.hierarchy import bots
-from engine.hierarchy.simulate import GAME, new_game, play
-from tests.hierarchy.fixtures import pos
+from host.cli import hierarchy_game
+from tests.hierarchy.fixtures import GAME, pos
 
 GAMES = 80
 
 
 def test_strong_beats_random_in_at_least_90_percent():
-    wins = sum(play(seed, ("strong", "random"))["winner"] == 0 for seed in range(1, GAMES + 1))
+    wins = sum(hierarchy_game(seed, ("strong", "random")).state.winner == 0 for seed in range(1, GAMES + 1))
     assert wins >= 0.9 * GAMES, wins
 
 
 def test_strong_beats_greedy_more_often_than_not():
-    wins = sum(play(seed, ("strong", "greedy"))["winner"] == 0 for seed in range(1, 31))
+    wins = sum(hierarchy_game(seed, ("strong", "greedy")).state.winner == 0 for seed in range(1, 31))
     assert wins >= 18, wins
+
+
+def test_bots_of_every_level_only_play_legal_moves():
+    # HIER-D8 (moved from the former test_conformance.py)
+    for level in bots.LEVELS:
+        for seed in range(15):
+            state = simulate.setup(GAME, 2, seed, {"bot_level": level}).state
+            rng = Rng(seed)
+            while state.winner is None:
+                seat = state.actor
+                payload, delay = GAME.bot_action(state, seat, rng)
+                assert 600 <= delay <= 1800
+                assert GAME.parse_action(payload) in GAME.legal_actions(state, seat)
+                assert GAME.bot_action(state, 1 - seat, rng) is None
+                state = GAME.apply(state, seat, GAME.parse_action(payload), 0)
 
 
 def test_the_slowest_decision_stays_within_the_node_cap():
     # a search never goes past its budget by more than the first iteration (one node per root move)
     for seed in range(5):
-        state, _ = new_game(seed)
+        state = simulate.setup(GAME, 2, seed).state
         for budget in (50, 500):
             assert bots.search(bots.position_of(state), budget).nodes <= budget + 100
     slowest = 0
     for seed in range(1, 21):
-        state, _ = new_game(seed)
+        state = simulate.setup(GAME, 2, seed).state
         rng = Rng(seed)
         while state.winner is None:
             level = "strong" if state.actor == 0 else "random"

@@ -10,11 +10,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine import simulate
 from engine.core import Rng
 from engine.hierarchy import rules
 from engine.hierarchy.game import NAMES
 from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER, Reason, card_param, why
-from engine.hierarchy.simulate import new_game
 from host.i18n import catalog
 from host.room import LANGUAGES
 from tests.hierarchy.fixtures import GAME, play, pos, refusal, render
@@ -60,7 +60,7 @@ def produced(games: int = 120) -> list[dict[str, Any]]:
     the rules' answer to plays a phone never sends (wrong copies, burns that are not due or not one's own)."""
     messages: list[dict[str, Any]] = []
     for seed in range(games):
-        state, _ = new_game(seed, {"turn_seconds": 5})
+        state = simulate.setup(GAME, 2, seed, {"turn_seconds": 5}).state
         rng = Rng(seed)
         while state.winner is None:
             seat = state.actor

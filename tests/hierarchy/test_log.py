@@ -1,7 +1,7 @@
 """Hierarchy's move log and card reference in the engine's views (issue [13]): every play (an Impostor with its copy),
 every Tower burn and every Surgeon return is written into the state, bounded, so a restart's replay rebuilds it;
 every card's number, royal mark and full text travel in the view from cards.json. Each test cites the HIER IDs it
-checks (../shared/rules/hierarchy.md)."""
+checks (docs/rules/hierarchy.md)."""
 
 from __future__ import annotations
 

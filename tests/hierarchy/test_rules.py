@@ -1,5 +1,5 @@
 """Hierarchy rules, one scenario each, from compact positions (tests/hierarchy/fixtures.py). Each test cites the
-HIER IDs it checks (../shared/rules/hierarchy.md)."""
+HIER IDs it checks (docs/rules/hierarchy.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from engine import simulate
 from engine.core import IllegalAction, InvalidAction, Rng
-from engine.hierarchy import bots, rules, simulate
-from engine.hierarchy.game import HierarchyGame, replace
+from engine.hierarchy import bots, rules
+from engine.hierarchy.game import HierarchyGame, HierarchyState, replace
 from engine.hierarchy.rules import Reason, card_param, cards_param, why
 from tests.hierarchy.fixtures import GAME, can, give_back, line_ids, play, plays, pos, refusal, render, start
 
@@ -450,7 +451,7 @@ def test_the_title_card_marks_who_started_and_never_turns():
     # HIER-R9 HIER-A1: the title card shows the starting player's colour on every screen, all game long, whoever
     # leads the line
     for seed in range(6):
-        state, _ = simulate.new_game(seed)
+        state = simulate.setup(GAME, 2, seed).state
         first, rng = state.first, Rng(seed)
         assert "impostor" in state.hands[first]
         for _ in range(200):
@@ -462,3 +463,46 @@ def test_the_title_card_marks_who_started_and_never_turns():
             action = GAME.parse_action(GAME.action_to_json(bots.choose(state, "random", rng)))
             state = GAME.apply(state, state.actor, action, 1000)
         assert state.winner is not None and state.plays > 2
+
+
+# ----- random games (moved from the former tests/hierarchy/test_conformance.py; the engine contract test,
+# tests/test_engine_contract.py, checks what every game shares: ending, seeds, replays, secrets, validation) -----
+
+def random_playout(seed: int) -> tuple[HierarchyState, int]:
+    """A game of random legal actions and timeouts, checking every position on the way; returns the end state and
+    the most plays made."""
+    state = simulate.setup(GAME, 2, seed, {"turn_seconds": 5}).state
+    rng = Rng(seed * 7919 + 1)
+    now, seen = 0, set()
+    for _ in range(200):
+        if state.winner is not None:
+            return state, sum(1 for h in state.history if h["kind"] == "play")
+        key = (state.hands, state.line, state.turn, state.pending)
+        assert key not in seen, f"position repeated in game {seed}"  # HIER-D6: no position can repeat
+        seen.add(key)
+        held = [c for hand in state.hands for c in hand] + [e[0] for e in state.line] + [c for c, _ in state.burned]
+        assert sorted(held) == sorted(rules.ORDER)  # every card is somewhere, once
+        seat = state.actor
+        legal = GAME.legal_actions(state, seat)
+        assert legal and GAME.legal_actions(state, 1 - seat) == []
+        if rng.randbelow(6):
+            now += 1 + rng.randbelow(3000)
+            state = GAME.apply(state, seat, GAME.parse_action(GAME.action_to_json(rng.choice(legal))), now)
+        else:
+            now = GAME.deadline(state)
+            state = GAME.on_timeout(state, now)
+    raise AssertionError(f"playout {seed} did not end")
+
+
+def test_random_playouts_always_end():
+    # HIER-D6 HIER-D4 HIER-R21
+    longest = 0
+    surgeons = 0
+    for seed in range(1500):
+        state, made = random_playout(seed)
+        assert GAME.outcome(state).ranking in ((0, 1), (1, 0))
+        assert not GAME.legal_actions(state, 0) and not GAME.legal_actions(state, 1)
+        longest = max(longest, made)
+        surgeons += any(h["kind"] == "return" for h in state.history)
+    assert longest <= 30  # "at most a few plays more than 14"
+    assert surgeons > 50  # the Surgeon's returns are exercised

@@ -9,7 +9,7 @@ import pytest
 
 from engine.core import Context, IllegalAction, InvalidAction, InvalidSettings, Rng, Slot, TooLate
 from engine.quiz.game import QuizGame
-from engine.tally import TallyGame
+from tests.games.tally import TallyGame
 from tests.quiz.fixtures import (
     GAME,
     answer,

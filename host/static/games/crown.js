@@ -216,7 +216,7 @@ TR.games.crown = (() => {
   }
 
   /* ----- the rules at hand (issue 15): a short illustrated explanation (TR.rulesSheet, on the TV and every phone)
-   * and one paragraph for each action and prompt (the ⓘ beside it). From ../shared/rules/crown.md. ----- */
+   * and one paragraph for each action and prompt (the ⓘ beside it). From docs/rules/crown.md. ----- */
 
   const MARKS = {ruler: "M6.5 16 L5.5 8.5 L9.5 11 L12 6.5 L14.5 11 L18.5 8.5 L17.5 16 Z", loyal: "M7.5 12.5 L10.5 15.5 L16.5 8.5",
     enemy: "M8.5 8.5 L15.5 15.5 M15.5 8.5 L8.5 15.5"};

@@ -1,4 +1,5 @@
-/* Tally, the built-in test game: the total, whose turn, and two buttons on the phone of the player to move. */
+/* Tally, the test game (tests/games/tally.py): the total, whose turn, and two buttons on the phone of the player to move.
+ * Loaded only by a server started with --games-module tests.games. */
 "use strict";
 
 TR.games.tally = (() => {

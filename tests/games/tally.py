@@ -1,4 +1,4 @@
-"""Tally: a tiny built-in game for tests of the room (never listed on the TV).
+"""Tally: a tiny game for tests of the room; it lives with the tests and never ships (tests/games/__init__.py).
 
 Players take turns in a random order adding 1 or 2 to a shared total; whoever brings it to the target wins.
 Each turn has a timer; a timeout adds a random amount. It exercises every part of the engine contract: the

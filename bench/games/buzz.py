@@ -1,4 +1,5 @@
-"""Buzz: a hidden test game of pure speed, the bench for fair timing (never listed on the TV).
+"""Buzz: a game of pure speed, the bench for fair timing (bench/fairness.py, tests/test_fair_timing.py). It is never
+offered to a room unless a server is started with ``--games-module bench.games``.
 
 Each round shows a prompt for a short preview, then unlocks; every player answers with any number as fast as they
 can; the answers are ranked by their effective time (the room's fair measure) and shown with every timing figure.
