@@ -441,8 +441,12 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
     def on_timeout(self, state: CampaignState, now_ms: int) -> CampaignState:
         """The current step's time is up: unlock, close, move on, or pick at random (CAMP-D3)."""
         if state.phase == "preview":
-            assert state.asking is not None  # a preview shows the question about to open
-            return replace(state, phase="answer", deadline_ms=state.asking.closes_ms, step=state.step + 1)
+            asking = state.asking
+            assert asking is not None  # a preview shows the question about to open
+            # the host may skip the preview: the question then opens now, with its whole answer time
+            opens = min(now_ms, asking.opens_ms)
+            asking = replace(asking, opens_ms=opens, closes_ms=opens + asking.closes_ms - asking.opens_ms)
+            return replace(state, asking=asking, phase="answer", deadline_ms=asking.closes_ms, step=state.step + 1)
         if state.phase == "answer":
             return self._close(state, now_ms)  # no answer counts as no answer (CAMP-D3)
         if state.phase == "reveal":

@@ -382,6 +382,22 @@ def test_timer_defaults_and_scale():
         answer(state, 0, 5, 0)
 
 
+def test_the_hosts_skip_of_the_preview_opens_the_question_now_with_its_whole_time():
+    # CAMP-D2: a skipped reading preview (the host's *Skip timer* is a timeout before the deadline) opens the question
+    # at once, for its whole answer time: its unlock is now, not the preview's planned end, so an answer given at once
+    # is measured from now (it was measured from the planned unlock, in the future, and the audience was refused)
+    state = start()
+    assert state.phase == "preview" and state.asking.opens_ms == 3000
+    skipped = GAME.on_timeout(state, 1200)
+    assert skipped.phase == "answer"
+    assert GAME.answer_window(skipped, 0) == (1200, 1200 + 10_000) and skipped.deadline_ms == 11_200
+    assert GAME.audience_question(skipped)["opens_ms"] == 1200
+    timely = GAME.on_timeout(state, 3000)  # the preview's own end: as before
+    assert GAME.answer_window(timely, 0) == (3000, 13_000) and timely.deadline_ms == 13_000
+    answered = GAME.apply(skipped, 0, ("answer", 5), 1500)
+    assert answered.asking.answer_of(0).ms == 300
+
+
 def test_a_pick_or_target_that_times_out_is_random_legal_and_logged():
     # CAMP-D3
     picks = set()
