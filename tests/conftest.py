@@ -62,6 +62,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                    for implied in IMPLIED.get(mark, ())}
         for mark in sorted(wanted - {m.name for m in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, mark))
+    # The longest modules first (browser, then live or slow), each module's tests kept together and in order: under
+    # pytest-xdist the run then ends with short in-process modules filling the gaps, not with one worker alone on a
+    # minute-long screen check.
+    weight = {}
+    for item in items:
+        rank = 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
+        weight[item.module] = min(weight.get(item.module, 2), rank)
+    items.sort(key=lambda item: weight[item.module])
 
 
 _running_test: list[pytest.Item] = []  # the test now running, so that LiveServer can check that it is marked live

@@ -22,16 +22,6 @@ def well_formed(figures: dict[str, float | None], n: int) -> None:
 
 
 @pytest.mark.live
-def test_party_load_plays_and_counts_every_update():
-    row = scenarios.party(rooms=2, workers=2, duration_s=3, timer_scale=0.3)
-    assert row["rooms"] == 2 and row["clients"] == 8 and row["workers"] == 2
-    assert row["actions"] > 0 and row["states"] > row["actions"]
-    well_formed(row["latency"], row["actions"])
-    assert row["lost"] == 0 and row["disorder"] == 0
-    assert row["server_cpu"] >= 0 and row["generator_cpu"] >= 0 and row["rss_mb"] > 10
-
-
-@pytest.mark.live
 def test_big_room_accepts_logs_and_reveals_to_every_audience_phone():
     row = scenarios.big(audience=6, workers=2, timeout_s=30)
     assert row["joined"] == 6 and row["accepted"] == 6 and row["stored"] == 6
@@ -106,43 +96,45 @@ def test_the_spread_scenario_prints_its_table(tmp_path: Path, capsys: pytest.Cap
     assert all(r["leave_others"] == 0 and r["join_others"] == 0 for r in rows)  # only the leaving worker's rooms
 
 
-@pytest.mark.live
-def test_the_party_scenario_runs_the_same_load_on_the_relay(tmp_path: Path, capsys: pytest.CaptureFixture):
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    out = tmp_path / "party.json"
-    assert run(parser.parse_args(["--quick", "--scenario", "party", "--workers", "2", "--json", str(out)])) == 0
-    printed = capsys.readouterr().out
-    assert "| rooms | actions | relay actions | p99 ms | relay p99 ms | p99 × | CPU ms/action |" in printed
-    floor = json.loads(out.read_text())["floor"][0]
-    assert floor["rooms"] == 2 and floor["relay_actions"] > 0 and floor["relay_lost"] == 0
-    assert floor["relay_refused"] == 0 and floor["relay"]["disorder"] == 0
-    well_formed(floor["relay"]["latency"], floor["relay_actions"])
-    assert floor["relay_cpu_ms_per_action"] > 0 and floor["cpu_ratio"] is not None
-
-
-@pytest.mark.live
-def test_the_party_runs_on_one_server_and_on_two_workers_behind_haproxy(tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture):
+def test_the_party_options_are_checked():
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     for bad in (["--server-workers", "0"], ["--server-workers", "1,x"], ["--failover-rooms", "1"]):
         with pytest.raises(SystemExit):
             parser.parse_args(bad)
-    out = tmp_path / "workers.json"
-    assert run(parser.parse_args(["--quick", "--scenario", "party", "--server-workers", "1,2", "--no-floor",
-                                  "--workers", "2", "--json", str(out)])) == 0
+
+
+@pytest.mark.live
+def test_the_party_plays_on_one_server_on_two_workers_behind_haproxy_and_on_the_relay(tmp_path: Path,
+                                                                                      capsys: pytest.CaptureFixture):
+    """One quick party run covers the three ways the bench plays it (one run: each costs a server, a cluster or a
+    relay and its load generators): one ``serve`` counting every update, two workers behind HAProxy, and the same load
+    on the bare relay (the floor)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "party.json"
+    assert run(parser.parse_args(["--quick", "--scenario", "party", "--workers", "2", "--json", str(out)])) == 0
     printed = capsys.readouterr().out
-    print(printed)  # the table, for whoever runs the test with -s
+    print(printed)  # the tables, for whoever runs the test with -s
     assert "| rooms | server workers | clients | actions sent | acked | lost |" in printed
-    rows = json.loads(out.read_text())["party"]
+    assert "| rooms | actions | relay actions | p99 ms | relay p99 ms | p99 × | CPU ms/action |" in printed
+    figures = json.loads(out.read_text())
+    rows = figures["party"]
     assert [(r["rooms"], r["server_workers"]) for r in rows] == [(2, 1), (2, 2)]
     for row in rows:
+        assert row["clients"] == 8 and row["workers"] == 2
         assert 0 < row["acked"] <= row["sent"] and row["lost"] == 0 and row["disorder"] == 0, row
+        assert row["actions"] > 0 and row["states"] > row["actions"]  # every update counted, not only the acks
         well_formed(row["latency"], row["acked"])
         assert len(row["worker_cpu"]) == row["server_workers"] and all(c >= 0 for c in row["worker_cpu"])
+        assert row["server_cpu"] >= 0 and row["generator_cpu"] >= 0 and row["rss_mb"] > 10
     assert rows[0]["postgres_cpu"] is None  # one serve: SQLite, no PostgreSQL, Redis or HAProxy
     assert all(rows[1][k] is not None and rows[1][k] >= 0 for k in ("postgres_cpu", "redis_cpu", "haproxy_cpu"))
+    floor = figures["floor"][0]  # the relay runs next to the one-process row only
+    assert floor["rooms"] == 2 and floor["relay_actions"] > 0 and floor["relay_lost"] == 0
+    assert floor["relay_refused"] == 0 and floor["relay"]["disorder"] == 0
+    well_formed(floor["relay"]["latency"], floor["relay_actions"])
+    assert floor["relay_cpu_ms_per_action"] > 0 and floor["cpu_ratio"] is not None
 
 
 @pytest.mark.live

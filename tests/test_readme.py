@@ -50,11 +50,11 @@ def test_the_quick_start_has_one_line_to_serve_and_one_to_test():
 
 
 def fresh_environment(home: Path) -> dict[str, str]:
-    """This machine's environment without the test run's virtual environment and Python settings."""
+    """This machine's environment without the test run's virtual environment and Python settings, and with a data
+    folder of its own (pip's download cache stays the machine's: the packages are the same)."""
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
     bin_dir = str(Path(sys.executable).parent)
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != bin_dir)
-    env["HOME"] = str(home)
     env["XDG_DATA_HOME"] = str(home / "data")
     env["PYTHONUNBUFFERED"] = "1"
     return env

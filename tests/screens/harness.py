@@ -28,6 +28,13 @@ from tests.conftest import LiveServer
 from tests.e2e import ARTIFACTS
 
 CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
+# One call a judged screen: two frames for the layout to settle, every animation finished, then the checker (each
+# call to the page is a round trip through Playwright's driver, which a busy machine makes slow).
+SETTLE_AND_CHECK = """async (opts) => {
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* infinite */ } }
+    return (""" + CHECKER + """)(opts);
+}"""
 LANGUAGES = ("en", "fa", "ro")
 TV_SIZES = ((1920, 1080), (1280, 720))
 PHONE_SIZES = ((360, 640), (430, 932))  # the smallest and the largest common phone: what fits both fits between
@@ -214,11 +221,6 @@ class StressRoom:
 
     # ----- the check -----
 
-    def _settle(self, page: Page) -> None:
-        page.evaluate("""() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
-            for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* infinite */ } }
-            done();
-        })))""")
 
     def _set_language(self, lang: str, phones: Iterable[Page]) -> None:
         if self.tv.evaluate("document.documentElement.lang") != lang:
@@ -233,9 +235,8 @@ class StressRoom:
 
     def _judge(self, page: Page, label: str, kind: str, lang: str, size: tuple[int, int], stage: str) -> None:
         page.set_viewport_size({"width": size[0], "height": size[1]})
-        self._settle(page)
         min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if kind == "tv" else 0
-        found = page.evaluate(CHECKER, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0]})
+        found = page.evaluate(SETTLE_AND_CHECK, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0]})
         size_text = f"{size[0]}x{size[1]}"
         for p in found:
             self.problems.append(Problem(stage, label, size_text, lang, p["kind"], p["where"], p["text"], p["detail"]))
