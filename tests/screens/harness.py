@@ -6,7 +6,7 @@ judged (``phone()``), and robot phones, python-socketio clients, for the other s
 game with the robots' actions and the host's *Skip timer* (the server runs with long timers, so nothing moves by
 itself while a stage is checked) and calls ``check(label)`` at each stage. ``check`` switches the room (TV) and the
 phones to each language, resizes each page to each size, runs tests/screens/checker.js and keeps one screenshot
-per stage, page, size and language in test-artifacts/screens/ (never committed). ``finish()`` fails the test with
+per stage, page and language at the smallest size in test-artifacts/screens/ (never committed). ``finish()`` fails the test with
 every problem found, grouped, so one run shows them all.
 """
 
@@ -243,10 +243,13 @@ class StressRoom:
         for error in page.errors:  # type: ignore[attr-defined]
             self.problems.append(Problem(stage, label, size_text, lang, "js-error", "page", error[:200], ""))
         page.errors.clear()  # type: ignore[attr-defined]
-        self.folder.mkdir(parents=True, exist_ok=True)
-        # JPEG: a third of a PNG's time to encode, and as good for a person looking through them.
-        page.screenshot(path=str(self.folder / f"{self.stage_no:02d}-{stage}-{label}-{size_text}-{lang}.jpg"),
-                        type="jpeg", quality=80)
+        if size == min(self.tv_sizes if kind == "tv" else self.phone_sizes):
+            # One screenshot at the smallest size of each kind (a 1280x720 TV, a 360x640 phone): where a screen is
+            # tightest, and what a person reviews; the larger sizes are judged all the same. JPEG: a third of a PNG's
+            # time to encode, and as good for a person looking through them.
+            self.folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(self.folder / f"{self.stage_no:02d}-{stage}-{label}-{size_text}-{lang}.jpg"),
+                            type="jpeg", quality=80)
         self.checked += 1
 
     def _next_stage(self, stage: str) -> str:
