@@ -48,14 +48,14 @@ def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc
     liar = SimPhone(server.url, room["code"], "Liar", rng, 5, 150, liar=True)
     twin = phones[-1]  # the liar's true reaction always equals this honest phone's
     for round_ in range(1, ROUNDS + 1):
-        times = rng.sample(range(150, 900, 7), HONEST)  # people take 150 ms or more
+        times = rng.sample(range(150, 650, 5), HONEST)  # people take 150 ms or more; a round lasts as long as the slowest
         for phone, reaction in zip(phones, times):
             phone.reaction[round_] = float(reaction)
         liar.reaction[round_] = twin.reaction[round_]
     control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)
     assert control(control="select_game", game="buzz")["ok"]
     assert control(control="settings", game="buzz", settings={
-        "bots": False, "rounds": ROUNDS, "preview_ms": 450, "answer_ms": 1800, "reveal_ms": 150})["ok"]
+        "bots": False, "rounds": ROUNDS, "preview_ms": 300, "answer_ms": 1800, "reveal_ms": 150})["ok"]
     time.sleep(0.5)
     assert control(control="start")["ok"]
 
