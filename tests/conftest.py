@@ -62,9 +62,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                    for implied in IMPLIED.get(mark, ())}
         for mark in sorted(wanted - {m.name for m in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, mark))
-    # The longest modules first (browser, then live or slow), each module's tests kept together and in order: under
-    # pytest-xdist the run then ends with short in-process modules filling the gaps, not with one worker alone on a
-    # minute-long screen check.
+    # The longest modules first (browser, then live or slow), each module's tests kept together and in order: the
+    # workers of .ci/run take tests from the front of this queue, so the run ends with short in-process tests filling
+    # the gaps, not with one worker alone on a minute-long screen check.
     weight = {}
     for item in items:
         rank = 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
