@@ -50,12 +50,19 @@ def test_the_quick_start_has_one_line_to_serve_and_one_to_test():
     assert "-c constraints.txt" in ci and "ruff check" in ci and "mypy" in ci
 
 
+DEBIAN_PYTHON = Path("/usr/bin/python3")
+
+
 def fresh_environment(home: Path) -> dict[str, str]:
     """This machine's environment without the test run's virtual environment and Python settings, and with a data
-    folder of its own (pip's download cache stays the machine's: the packages are the same)."""
+    folder of its own (pip's download cache stays the machine's: the packages are the same). On Debian or Ubuntu, the
+    system's own Python comes first, the one a new user has (it refuses a bare `pip install`: issue [15])."""
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
     bin_dir = str(Path(sys.executable).parent)
-    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != bin_dir)
+    path = [p for p in env.get("PATH", "").split(os.pathsep) if p != bin_dir]
+    if DEBIAN_PYTHON.exists():
+        path.insert(0, str(DEBIAN_PYTHON.parent))
+    env["PATH"] = os.pathsep.join(path)
     env["XDG_DATA_HOME"] = str(home / "data")
     env["PYTHONUNBUFFERED"] = "1"
     return env
@@ -108,6 +115,8 @@ def fresh_clone(tmp_path_factory: pytest.TempPathFactory) -> FreshClone:
 def test_the_quick_start_serves_from_a_fresh_clone(fresh_clone: FreshClone):
     assert fresh_clone.served == 200 and "Throneroom is running." in fresh_clone.log
     assert Path(fresh_clone.env["XDG_DATA_HOME"], "throneroom", "throneroom.db").is_file()  # the default database
+    if DEBIAN_PYTHON.exists():  # the venv was made by the system's own Python, as on a new user's machine
+        assert f"home = {DEBIAN_PYTHON.parent}" in (fresh_clone.folder / ".venv" / "pyvenv.cfg").read_text()
     # the installed package (run from outside the checkout) has everything its commands need, and no tests
     done = fresh_clone.run("python", "-c", "import bench.server, bench.services, bench.scenarios, bench.games; "
                                            "import tests")
