@@ -184,6 +184,18 @@ const TR = (() => {
     return el;
   }
 
+  /* A part of a screen rebuilt from build() only when what it shows changed (keyParts, compared as JSON): the nodes
+   * of an unchanged part stay the same across state updates, so that a field keeps what is being typed and a tap is
+   * never lost to a redraw that replaced its button between press and release. forget(el): rebuild it next time. */
+  const builtFrom = new WeakMap();
+  function update(el, keyParts, build) {
+    const key = JSON.stringify(keyParts);
+    if (builtFrom.get(el) === key) return;
+    builtFrom.set(el, key);
+    clear(el, build());
+  }
+  function forget(el) { if (el) builtFrom.delete(el); }
+
   const storage = {
     get(key) { try { return JSON.parse(localStorage.getItem("throneroom." + key)); } catch (e) { return null; } },
     set(key, value) { try { localStorage.setItem("throneroom." + key, JSON.stringify(value)); } catch (e) { /* private mode */ } },
@@ -446,6 +458,6 @@ const TR = (() => {
   }
 
   return {t, has, setLang, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
-    missing, h, badge, clear, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
+    missing, h, badge, clear, update, forget, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
     sound, localized, seconds, millis, games, numberPad, sheet, closeSheet, rulesSheet, infoButton, longPress, COLOURS};
 })();

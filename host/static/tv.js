@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {t, h, clear, badge, storage, request, errorText, num, plain} = TR;
+  const {t, h, clear, update, forget, badge, storage, request, errorText, num, plain} = TR;
   const body = document.body;
   const code = body.dataset.code || null;
   const screen = document.getElementById("screen");
@@ -95,7 +95,7 @@
     receivedAt = performance.now();
     isHost = state.host;
     if (state.language !== TR.lang) TR.setLang(state.language);
-    update(document.getElementById("host-controls"), "header", [isHost, state.language, state.locked, TR.lang],
+    update(document.getElementById("host-controls"), [isHost, state.language, state.locked, TR.lang],
       renderHeader);
     if (state.phase !== "lobby") swapIn = null;
     if (state.phase === "lobby") renderLobby();
@@ -122,25 +122,16 @@
    * joining does not disturb the host typing a setting, and the QR code does not flicker. */
   let layout = null;
   const regions = {};
-  const keys = new Map();
 
   function useLayout(name, build) {
     if (layout === name) return;
     layout = name;
-    keys.clear();
     clear(screen, build());
   }
 
   function region(name, className) {
     regions[name] = h("div", {"data-region": name, class: className || ""});
     return regions[name];
-  }
-
-  function update(el, name, keyParts, build) {
-    const key = JSON.stringify(keyParts);
-    if (keys.get(name) === key) return;
-    keys.set(name, key);
-    clear(el, build());
   }
 
   function gameKey() {
@@ -208,14 +199,14 @@
 
   function bringIn(p) {
     const {full} = lineupOf();
-    if (full) { swapIn = p.id; keys.delete("players"); renderLobby(); return; }
+    if (full) { swapIn = p.id; forget(regions.players); renderLobby(); return; }
     control("lineup", {seat: p.id, play: true});
   }
 
   function swapTo(p) {
     const seat = swapIn;
     swapIn = null;
-    keys.delete("players");
+    forget(regions.players);
     control("lineup", {seat, play: true, instead: p.id});
   }
 
@@ -267,7 +258,7 @@
     return h("section", {class: state.players.length > 6 ? "players many" : "players", "data-read-from-sofa": ""},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       swapIn !== null ? h("p", {class: "swap-hint", id: "swap-hint"}, t("tv.swap_hint"),
-        h("button", {class: "lineup-button", onclick: () => { swapIn = null; keys.delete("players"); renderLobby(); }}, t("tv.cancel"))) : null,
+        h("button", {class: "lineup-button", onclick: () => { swapIn = null; forget(regions.players); renderLobby(); }}, t("tv.cancel"))) : null,
       h("ul", {id: "player-list"}, items, empty),
       state.spectator_count ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectator_count})) : null,
       watchers, grace);
@@ -416,7 +407,7 @@
       packDraft = {language: null, shared: false};
       await control("packs", {packs: state.questions.selected.concat([answer.pack.id])});
     }
-    keys.delete("packs");
+    forget(regions.packs);
     render(state);
   }
 
@@ -425,7 +416,7 @@
     if (!response.ok) { say(t(response.status === 404 ? "error.unknown_pack" : "error.internal"), true); return; }
     const pack = await response.json();
     packReport = {preview: pack};
-    keys.delete("packs");
+    forget(regions.packs);
     render(state);
   }
 
@@ -546,7 +537,7 @@
       report = h("div", {class: "pack-preview", id: "pack-preview"}, h("h3", null, h("bdi", null, pv.name), " · ", num(pv.count)),
         h("ol", null, pv.questions.map((x) => h("li", {dir: "auto"}, x.prompt,
           x.options.length ? h("span", {class: "muted"}, " (" + x.options.join(" · ") + ")") : null))),
-        h("button", {class: "small", onclick: () => { packReport = null; keys.delete("packs"); render(state); }}, t("phone.cancel")));
+        h("button", {class: "small", onclick: () => { packReport = null; forget(regions.packs); render(state); }}, t("phone.cancel")));
     } else if (packReport && packReport.ok) {
       report = h("div", {class: "pack-report ok", id: "pack-report"}, t("tv.pack_imported", {name: TR.iso(packReport.pack.name)}),
         packReport.warnings.length ? h("ul", null, packReport.warnings.map((w) => h("li", {class: "warning"}, problemText(w)))) : null);
@@ -565,18 +556,18 @@
         region("start", "start-row"))));
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
-    update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(false));
-    update(regions.players, "players", [state.players, isHost && state.spectators.slice(0, 12), state.spectator_count, isHost, lang,
+    update(regions.join, [state.code, state.locked, lang], () => joinPanel(false));
+    update(regions.players, [state.players, isHost && state.spectators.slice(0, 12), state.spectator_count, isHost, lang,
       state.selected_game, state.lineup, swapIn, state.seat_grace_s], playerList);
-    update(regions.games, "games", [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
+    update(regions.games, [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
-    update(regions.settings, "settings", [game && game.id, game && game.values, isHost, lang, state.timer_scale],
+    update(regions.settings, [game && game.id, game && game.values, isHost, lang, state.timer_scale],
       () => game ? [howToPlay(game), settingsPanel(game)] : null);
     const short = game && game.needs && state.questions ? packsLacking(game, state.questions) : null;
-    update(regions.packs, "packs", [game && game.id, game && game.needs, game && game.values && game.values.top_up,
+    update(regions.packs, [game && game.id, game && game.needs, game && game.values && game.values.top_up,
       state.questions, isHost, lang, packReport, state.language],
       () => game && game.needs && Object.keys(game.needs).length && state.questions ? packsPanel(game) : null);
-    update(regions.start, "start", [game && game.id, game && game.playable, isHost, lang, short], () => {
+    update(regions.start, [game && game.id, game && game.playable, isHost, lang, short], () => {
       let hint = null;
       if (!game) hint = t("tv.pick_game_hint");
       else if (!game.playable) hint = t("tv.not_ready", {game: t(game.name_key)});
@@ -617,11 +608,11 @@
       region("stage", "stage"), region("controls", "control-bar-region")));
     regions.stage.setAttribute("data-read-from-sofa", "");
     const lang = TR.lang;
-    update(regions.join, "join", [state.code, state.locked, lang], () => joinPanel(true));
-    update(regions.players, "players", [state.players, state.spectator_count, isHost, lang], playerBadges);
-    update(regions.stage, "stage", [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
+    update(regions.join, [state.code, state.locked, lang], () => joinPanel(true));
+    update(regions.players, [state.players, state.spectator_count, isHost, lang], playerBadges);
+    update(regions.stage, [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
       state.paused ? h("div", {class: "paused-overlay", id: "paused", "data-overlay": ""}, t("tv.paused")) : null]);
-    update(regions.controls, "controls", [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
+    update(regions.controls, [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
   }
 
   /* The results: the title and the host's "Back to the lobby" on one line at the top (never below the fold), the
@@ -629,7 +620,7 @@
   function renderFinished() {
     useLayout("finished", () => region("finished", "finished"));
     regions.finished.setAttribute("data-read-from-sofa", "");
-    update(regions.finished, "finished", [gameKey(), state.audience || null, isHost, TR.lang], () => {
+    update(regions.finished, [gameKey(), state.audience || null, isHost, TR.lang], () => {
       const game = state.game;
       const outcome = game.outcome;
       const placeOf = (i) => (outcome.places && outcome.places[i]) || i + 1;  /* tied seats share a place */
@@ -654,7 +645,7 @@
 
   TR.hostControl = control;  /* a game's own host button (the Quiz's Next) sends its control like the bar's */
   setInterval(() => TR.tickCountdowns(state, receivedAt), 100);
-  window.addEventListener("tr-refresh", () => { keys.delete("stage"); keys.delete("finished"); if (state) render(state); });
+  window.addEventListener("tr-refresh", () => { forget(regions.stage); forget(regions.finished); if (state) render(state); });
 
   boot();
 })();

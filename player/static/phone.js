@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {t, h, clear, badge, storage, request, errorText} = TR;
+  const {t, h, clear, update, badge, storage, request, errorText} = TR;
   const code = document.body.dataset.code;
   const screen = document.getElementById("screen");
   const toast = document.getElementById("status");
@@ -35,25 +35,25 @@
     return h("select", {id: "phone-language", "aria-label": t("phone.language"), onchange: (e) => {
       TR.setLang(e.target.value);
       storage.set("lang", e.target.value);
-      lastKey = null;
       if (seated) ask("language", {language: e.target.value});
       if (said) say(said.text, said.isError);
       redraw();
+      if (state && seated) lastKey = renderKey(state);  /* drawn in the new language: the next state need not redraw */
     }}, ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === TR.lang}, t("language." + l))));
   }
 
   function header() {
-    const bar = document.getElementById("phone-header");
     const me = state && state.me;
-    clear(bar,
+    const inGame = !!(state && state.game && state.phase !== "lobby");
+    update(document.getElementById("phone-header"), [me && [me.name, me.colour, me.shape], inGame, TR.lang], () => [
       me ? h("button", {class: "me", id: "me", onclick: () => { renaming = true; redraw(); },
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
-      state && state.game && state.phase !== "lobby" ? h("button", {class: "info-button", id: "phone-rules", "aria-label": t("tv.how_to_play"),
+      inGame ? h("button", {class: "info-button", id: "phone-rules", "aria-label": t("tv.how_to_play"),
         onclick: () => TR.rulesSheet(state.game)}, "?") : null,  /* the rules, from every screen of a game */
       h("span", {class: "header-side"},
         h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
-        languagePicker()));
+        languagePicker())]);
   }
 
   function joinForm() {
@@ -200,7 +200,8 @@
   /* What the phone's screen depends on; other phones connecting or the game clock moving change nothing. */
   function renderKey(next) {
     const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
-    return JSON.stringify([next.phase, next.paused, game, next.me, next.audience || null, next.selected_game, next.players.length,
+    const me = Object.assign({}, next.me, {language: TR.lang});  /* drawn in the phone's language, not the server's */
+    return JSON.stringify([next.phase, next.paused, game, me, next.audience || null, next.selected_game, next.players.length,
       next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team]), next.lineup || null, next.house_requests || null, houseNote && houseNote()]);
   }
 
