@@ -276,18 +276,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
     app, socketio = create_app(Relay(args.step_ms, args.phone_bytes, args.tv_bytes))
-    from host.cli import listening_port, write_port_file
+    from host.cli import listen_in_background, write_port_file
 
-    socketio.start_background_task(socketio.run, app, host=args.host, port=args.port, log_output=False)
-    port = None
-    while port is None:  # as throneroom serve: the port is said once the relay listens
-        socketio.sleep(0.02)
-        port = listening_port(args.host, args.port)
+    port, ended = listen_in_background(socketio, app, args.host, args.port)  # as throneroom serve
+    if port is None:
+        print(f"relay: cannot listen on {args.host}:{args.port}: {ended[0]}", file=sys.stderr)
+        return 1
     print(f"relay on http://{args.host}:{port}", flush=True)
     if args.port_file is not None:
         write_port_file(args.port_file, port)
-    while True:
-        socketio.sleep(3600)
+    while not ended:
+        socketio.sleep(1)
+    return 0 if ended[0] is None else 1
 
 
 if __name__ == "__main__":

@@ -91,7 +91,8 @@ def setup(game: Game[Any, Any], seats: int | Sequence[Slot], seed: int, settings
 
 
 def room_rng(seed: int, attempts: int, seat: int) -> Rng:
-    """The generator a room gives a bot for one decision (host/room.py ``new_bot_rng``)."""
+    """The generator a room gives a bot for one decision, at its ``attempts``-th event (host/room.py
+    ``new_bot_rng``): a simulation draws exactly as a room does."""
     return Rng(seed ^ (attempts * 1_000_003) ^ (seat * 7919))
 
 

@@ -787,6 +787,30 @@ def listening_port(host: str, port: int) -> int | None:
     return None
 
 
+def listen_in_background(socketio: Any, app: Any, host: str, port: int, waiting: Any = lambda: True,
+                         **options: Any) -> tuple[int | None, list[BaseException | None]]:
+    """Run ``socketio.run(app, ...)`` in a background task and wait until it listens: (the port it got, ``ended``).
+    ``ended`` gets the server's end once it returns (the error it raised, or None). The port is None if the server
+    ended first (a port already taken) or ``waiting()`` turned false (a stop request)."""
+    ended: list[BaseException | None] = []
+
+    def run_server() -> None:
+        try:
+            socketio.run(app, host=host, port=port, log_output=False, **options)
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting task, which reports it
+            ended.append(error)
+        else:
+            ended.append(None)
+
+    socketio.start_background_task(run_server)
+    got = None
+    while waiting() and not ended and got is None:
+        got = listening_port(host, port)
+        if got is None:
+            socketio.sleep(STOP_POLL_S)
+    return got, ended
+
+
 def write_port_file(path: Path, port: int) -> None:
     """Write the port to ``path`` whole (a reader polling for it never sees half of it)."""
     temporary = path.with_name(path.name + ".tmp")
@@ -874,25 +898,10 @@ def serve(args: argparse.Namespace) -> int:
     stop = StopRequest()
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    ended: list[BaseException | None] = []
-
-    def run_server() -> None:
-        try:
-            runtime.socketio.run(app, host=args.host, port=args.port, log_output=False,
-                                 allow_unsafe_werkzeug=args.async_mode == "threading",
-                                 **({"max_size": MAX_CONNECTIONS} if args.async_mode == "eventlet" else {}))
-        except BaseException as error:  # noqa: BLE001 - handed to the waiting task, which reports it
-            ended.append(error)
-        else:
-            ended.append(None)
-
-    runtime.socketio.start_background_task(run_server)
-    port = None
-    while stop.signum is None and not ended and port is None:  # "running" is said once it listens
-        port = listening_port(args.host, args.port)
-        if port is None:
-            runtime.socketio.sleep(STOP_POLL_S)
-    if port is not None:
+    port, ended = listen_in_background(runtime.socketio, app, args.host, args.port, lambda: stop.signum is None,
+                                       allow_unsafe_werkzeug=args.async_mode == "threading",
+                                       **({"max_size": MAX_CONNECTIONS} if args.async_mode == "eventlet" else {}))
+    if port is not None:  # "running" is said once it listens
         if urlsplit(public).port == 0:  # --port 0: the address phones use has the port the server got
             public = public.rsplit(":", 1)[0] + f":{port}"
             runtime.public_url = public

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
+from engine.simulate import room_rng
 from host.names import has_visible, mixed_scripts, name_keys, strip_invisible
 
 MAX_PLAYERS = 12
@@ -943,4 +944,4 @@ class Room:
 
 def new_bot_rng(room: Room, slot: int) -> Rng:
     """A generator for a bot's choice; bot moves are logged, so this only needs to vary, not to replay."""
-    return Rng(room.seed ^ (room.seq * 1_000_003) ^ (slot * 7919))
+    return room_rng(room.seed, room.seq, slot)

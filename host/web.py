@@ -9,13 +9,13 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, make_response, render_template, request, url_for
 
+from engine.registry import LOBBY_ORDER
 from host.i18n import all_catalogs, best_language, direction, translate
 from host.room import LANGUAGES, RoomError, is_room_code
 from questions.model import MAX_FILE_BYTES, Problem, shown
 
 bp = Blueprint("host", __name__)
 
-GAME_PAGES = ("campaign", "crown", "hierarchy", "avignon", "quiz")  # each has host/static/games/<id>.js and .css
 
 
 def page_context(page: str, **extra: Any) -> dict[str, Any]:
@@ -25,8 +25,8 @@ def page_context(page: str, **extra: Any) -> dict[str, Any]:
                              list(request.accept_languages.values()))
     runtime = current_app.extensions["throneroom"]
     return {
-        "game_scripts": [url_for("static", filename=f"games/{g}.js") for g in GAME_PAGES] + runtime.game_scripts,
-        "game_styles": [url_for("static", filename=f"games/{g}.css") for g in GAME_PAGES] + runtime.game_styles,
+        "game_scripts": [url_for("static", filename=f"games/{g}.js") for g in LOBBY_ORDER] + runtime.game_scripts,
+        "game_styles": [url_for("static", filename=f"games/{g}.css") for g in LOBBY_ORDER] + runtime.game_styles,
         "page": page,
         "lang": language,
         "dir": direction(language),

@@ -82,16 +82,20 @@ def test_serve_on_port_0_listens_on_a_free_port_and_prints_and_writes_it(tmp_pat
 
 
 @pytest.mark.live
-def test_serve_reports_a_busy_port(tmp_path: Path):
+@pytest.mark.parametrize("program", ["serve", "bench relay"])
+def test_serve_reports_a_busy_port(tmp_path: Path, program: str):
+    """throneroom serve, and the bench's bare relay, which listens the same way (host/cli.py listen_in_background):
+    a port already taken is said in one line, never waited on."""
     import socket
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                 "--db", str(tmp_path / "x.db"), "--public-url", f"http://127.0.0.1:{port}", "--quiet"],
-                                cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        command = [sys.executable, "-m", "bench.relay", "--port", str(port)] if program == "bench relay" else [
+            sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--db", str(tmp_path / "x.db"), "--public-url", f"http://127.0.0.1:{port}", "--quiet"]
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
 

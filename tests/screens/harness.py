@@ -6,8 +6,8 @@ judged (``phone()``), and robot phones, python-socketio clients, for the other s
 game with the robots' actions and the host's *Skip timer* (the server runs with long timers, so nothing moves by
 itself while a stage is checked) and calls ``check(label)`` at each stage. ``check`` switches the room (TV) and the
 phones to each language, resizes each page to each size, runs tests/screens/checker.js and keeps one screenshot
-per stage, page and language at the smallest size in test-artifacts/screens/ (never committed). ``finish()`` fails the test with
-every problem found, grouped, so one run shows them all.
+per stage, page and language at the smallest size in test-artifacts/screens/ (never committed). ``finish()`` fails the
+test with every problem found, grouped, so one run shows them all.
 """
 
 from __future__ import annotations
@@ -220,7 +220,6 @@ class StressRoom:
             time.sleep(0.05)
 
     # ----- the check -----
-
 
     def _set_language(self, lang: str, phones: Iterable[Page]) -> None:
         if self.tv.evaluate("document.documentElement.lang") != lang:
