@@ -132,7 +132,7 @@ BIG_COLUMNS = [("audience", "audience"), ("server_workers", "server workers"), (
                ("lost", "lost"), ("retries", "asked again"), ("server_cpu", "server CPU %"),
                ("generator_cpu", "load-gen CPU %"), ("rss_mb", "server RSS MB")]
 FAIR_COLUMNS = [("jitter", "one-way jitter"), ("pairs", "pairs"), ("effective", "fair-timing order %"),
-                ("receipt", "server-receipt order %")]
+                ("receipt", "server-receipt order %"), ("taken", "claims believed %")]
 FLOOR_COLUMNS = [("rooms", "rooms"), ("actions", "actions"), ("relay_actions", "relay actions"),
                  ("p99", "p99 ms"), ("relay_p99", "relay p99 ms"), ("p99_ratio", "p99 ×"),
                  ("cpu_ms_per_action", "CPU ms/action"), ("relay_cpu_ms_per_action", "relay CPU ms/action"),

@@ -63,8 +63,17 @@ class SimPhone:
         return self.rng.uniform(self.low, self.high) / 1000
 
     def _on_sync(self, _data: Any) -> dict[str, Any]:
-        time.sleep(self.delay())  # the probe came down (DelayedClient); now the ack travels up
+        time.sleep(self.delay() + self.ack_hold())  # the probe came down (DelayedClient); now the ack travels up
         return {}
+
+    def ack_hold(self) -> float:
+        """How long this phone holds back its acknowledgement of the server's round-trip probe, in s (an honest
+        phone answers at once; a scripted one may not, to look slower than it is)."""
+        return 0.0
+
+    def claim(self, measured: float) -> float:
+        """The time this phone claims for an answer it measured at ``measured`` ms (a ``liar`` claims 0)."""
+        return 0 if self.liar else measured
 
     def _ping_loop(self) -> None:
         while not self.stop:
@@ -110,7 +119,7 @@ class SimPhone:
             tapped = time.monotonic() * 1000
             self.reaction[round_] = tapped - shown
             self.true_taps[round_] = tapped
-            claimed = 0 if self.liar else self.reaction[round_]
+            claimed = self.claim(self.reaction[round_])
             time.sleep(self.delay())  # uplink
             self.client.emit("action", {"action": {"answer": 1}, "ms": claimed, "step": None}, namespace="/play")
 
@@ -174,6 +183,9 @@ def run(server: Any, low: int, high: int, phones: int, rounds: int, seed: int) -
     if final is None:
         raise RuntimeError("the fairness game did not finish")
     trials, engine_right, receipt_right = pair_orders(sims, final["results"])
+    answers = [r for results in final["results"] for r in results]
+    taken = sum(1 for r in answers if r["timing"] and not r["timing"]["flag"])  # honest claims the server believed
     return {"jitter": f"{low}-{high} ms", "pairs": trials,
             "effective": round(100 * engine_right / trials, 1) if trials else None,
-            "receipt": round(100 * receipt_right / trials, 1) if trials else None}
+            "receipt": round(100 * receipt_right / trials, 1) if trials else None,
+            "taken": round(100 * taken / len(answers), 1) if answers else None}

@@ -8,6 +8,8 @@ seat counts as just dropped (``all_away``) until a phone of it comes back.
 
 from __future__ import annotations
 
+import bisect
+import logging
 import math
 from collections import Counter, deque
 from collections.abc import Collection
@@ -23,6 +25,16 @@ MIN_REACTION_MS = 100  # nobody reads, decides and taps faster; a smaller claim 
 TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estimate wobble by this much
 RTT_SAMPLES = 8
 RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
+# A round trip is measured by the phone's own acknowledgements, which a scripted phone can hold back to widen what
+# the server believes of it. Its believed round trip is therefore capped by what the room's other phones show of the
+# network: at most ROOM_RTT_FACTOR times the median of theirs, and never under BELIEVED_RTT_FLOOR_MS (docs/decisions.md,
+# "Fair timing against a liar").
+ROOM_RTT_FACTOR = 2
+BELIEVED_RTT_FLOOR_MS = 100
+ROOM_RTT_FRESH_MS = 1000  # a room's round trips are gathered at most once a second (a crowd's answers come in bursts)
+DOUBT_FLAGS = ("faster_than_network", "faster_than_human", "rtt_not_believed")  # a claim that was not taken
+DOUBTS_SHOWN = 2  # a seat whose claims were not believed this often in a game is shown to the host
+log = logging.getLogger("throneroom.timing")
 AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a bot until it comes back
 LINEUP_CHECK_MS = 1000  # how often the ticker looks for seat graces that ran out (``watch_lineups``)
 
@@ -38,6 +50,8 @@ class Connections:
         self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
         self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (watch_lineups)
+        self.room_rtts: dict[str, tuple[int, list[int]]] = {}  # code -> (when gathered, its sockets' bounds sorted)
+        self.doubts: dict[str, dict[int, dict[str, int | str]]] = {}  # code -> seat -> claims not believed (doubt)
 
     # ----- sockets -----
 
@@ -105,6 +119,8 @@ class Connections:
         """Drop everything about a room's sockets (the room left this process); returns the sockets it had."""
         sids = list(self.sockets.pop(code, {}))
         self.seat_sockets.pop(code, None)
+        self.room_rtts.pop(code, None)
+        self.doubts.pop(code, None)
         for key in [k for k in self.away_since if k[0] == code]:
             del self.away_since[key]
         for sid in sids:
@@ -179,6 +195,39 @@ class Connections:
             return RTT_UNKNOWN_MS
         return max(RTT_FLOOR_MS, min(RTT_CEILING_MS, max(samples)))
 
+    def room_rtt(self, sid: str | None) -> int | None:
+        """What the room's other phones show of the network: the median of their round trip bounds (None when no
+        other phone of the room has been measured). Gathered once a second per room, so a crowd's burst of answers
+        costs one pass over the room's sockets, then a binary search each."""
+        found = self.sids.get(sid) if sid else None
+        if found is None:
+            return None
+        code = found[0]
+        now = self.service.clock.monotonic_ms()
+        kept = self.room_rtts.get(code)
+        if kept is None or now - kept[0] >= ROOM_RTT_FRESH_MS:
+            bounds = sorted(self.rtt_bound(other) for other in self.sockets.get(code, {}) if self.rtts.get(other))
+            kept = self.room_rtts[code] = (now, bounds)
+        bounds = kept[1]
+        own = self.rtt_bound(sid) if self.rtts.get(sid) else None
+        mine = bisect.bisect_left(bounds, own) if own is not None and own in bounds else None
+        others = len(bounds) - (mine is not None)
+        if others <= 0:
+            return None
+        middle = (others - 1) // 2  # the lower median of the others: the list without this socket's own bound
+        return bounds[middle if mine is None or middle < mine else middle + 1]
+
+    def believed_rtt(self, sid: str | None) -> tuple[int, int | None]:
+        """The socket's own round trip bound, and the part of it the server believes for the fast edge of a claim's
+        window: capped at ``ROOM_RTT_FACTOR`` times the room's (``room_rtt``), not under ``BELIEVED_RTT_FLOOR_MS``
+        (None: not capped, as for a phone alone in its room or a room whose phones are all as slow)."""
+        own = self.rtt_bound(sid)
+        room = self.room_rtt(sid)
+        if room is None:
+            return own, None
+        cap = max(BELIEVED_RTT_FLOOR_MS, ROOM_RTT_FACTOR * room)
+        return own, (cap if own > cap else None)
+
     def measure(self, unlock_ms: int, receipt_ms: int, claimed: float | None, sid: str | None) -> Timing:
         """The fair effective time of an answer (docs/decisions.md, "Fair timing").
 
@@ -188,9 +237,14 @@ class Connections:
         own scheduling) and is taken as it is. A claim slower than that is
         clamped to the upper edge; a claim faster than the network or than any person (under 100 ms) is not
         believed and gets the upper edge too, so a phone that claims 0 ms never beats an honest phone with the
-        same true time. No claim (a phone without a clock, a bot): the server's own measure."""
+        same true time. No claim (a phone without a clock, a bot): the server's own measure.
+
+        The round trip is the phone's own acknowledgements', which a scripted phone can delay. Where it is more
+        than the room's network backs (``believed_rtt``), a claim between the capped fast edge and the phone's own
+        is taken at the capped edge (flag ``rtt_not_believed``): a liar gains at most that edge over what the
+        server saw, and an honest phone on a slow network is judged about as by the server's receipt."""
         seen = max(0, receipt_ms - unlock_ms)
-        rtt = self.rtt_bound(sid)
+        rtt, cap = self.believed_rtt(sid)
         upper = seen + rtt // 2 + TIMING_SLACK_MS
         if claimed is None or not math.isfinite(claimed) or abs(claimed) > 3_600_000:  # NaN, Infinity: no claim
             return Timing(seen, receipt_ms, unlock_ms, None, rtt, "no_claim")
@@ -201,4 +255,35 @@ class Connections:
             return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "faster_than_network")
         if claim < MIN_REACTION_MS:
             return Timing(upper, receipt_ms, unlock_ms, claim, rtt, "faster_than_human")
+        if cap is not None and claim < seen - cap - TIMING_SLACK_MS:
+            return Timing(seen - cap - TIMING_SLACK_MS, receipt_ms, unlock_ms, claim, cap, "rtt_not_believed")
         return Timing(claim, receipt_ms, unlock_ms, claim, rtt, "")
+
+    # ----- phones whose timing is not believed -----
+
+    def doubt(self, room: Room, seat_id: int, sid: str | None, timing: Timing) -> None:
+        """Note a player's answer whose claim was not taken (``DOUBT_FLAGS``): logged with why, and once it happened
+        ``DOUBTS_SHOWN`` times in the game, shown on the host's TV (``doubts_view``)."""
+        if timing.flag not in DOUBT_FLAGS:
+            return
+        seats = self.doubts.setdefault(room.code, {})
+        entry = seats.setdefault(seat_id, {"count": 0})
+        own = self.rtt_bound(sid)
+        entry.update(count=int(entry["count"]) + 1, flag=timing.flag, rtt=own, room_rtt=self.room_rtt(sid) or 0)
+        seat = room.seats.get(seat_id)
+        log.warning("room %s: the timing of seat %s (%r) was not believed (%s): claimed %s ms, the server saw %s ms, "
+                    "its round trip %s ms, the room's %s ms; effective %s ms", room.code, seat_id,
+                    seat.name if seat else None, timing.flag, timing.claimed, timing.receipt - timing.unlock, own,
+                    entry["room_rtt"] or "unknown", timing.effective)
+        if entry["count"] == DOUBTS_SHOWN:
+            room.version += 1  # the host's TV now shows it
+
+    def new_game(self, code: str) -> None:
+        """A game starts: its players' timing is judged afresh."""
+        self.doubts.pop(code, None)
+
+    def doubts_view(self, room: Room) -> list[dict[str, int | str]]:
+        """The host's TV: the players whose claims were not believed at least ``DOUBTS_SHOWN`` times this game."""
+        return [{"seat": seat, "name": room.seats[seat].name, **entry}
+                for seat, entry in sorted(self.doubts.get(room.code, {}).items())
+                if int(entry["count"]) >= DOUBTS_SHOWN and seat in room.seats]

@@ -327,6 +327,8 @@ class RoomService:
             if unknown:
                 raise RoomError("unknown_pack", f"no such pack: {unknown[0]!r}", "packs")
         self.submit(room, kind, data)
+        if kind == "start":
+            self.connections.new_game(room.code)
         if kind == "kick":
             self.on_kick(room.code, data["seat"])
 
@@ -437,7 +439,9 @@ class RoomService:
             window = session.game.answer_window(session.state, slot) if not session.is_over else None
             if window is not None:
                 now = self.clocks.game_now(room)
-                data["timing"] = self.connections.measure(window[0], now, claimed, sid).to_json()
+                timing = self.connections.measure(window[0], now, claimed, sid)
+                data["timing"] = timing.to_json()
+                self.connections.doubt(room, seat_id, sid, timing)
             self.submit(room, "action", data)
 
     def audience_answer(self, room: Room, seat_id: int, payload: Any, sid: str | None = None) -> dict[str, Any]:
@@ -517,6 +521,7 @@ class RoomService:
                                              if self.connections.gone(room, s["id"])]}
             if as_host:
                 result["claims"] = self.claims.view(room)
+                result["timing_doubts"] = self.connections.doubts_view(room)  # phones whose claims are not believed
             if seat_id is not None:
                 seat = room.seats.get(seat_id)
                 result["me"] = None if seat is None else {**seat.public(), "language": seat.language,

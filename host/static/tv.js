@@ -103,6 +103,22 @@
     else renderFinished();
     renderClaims();
     renderStorage();
+    renderTimingDoubts();
+  }
+
+  /* Players whose claimed answer times the server did not believe (a round trip the room's network does not back,
+   * or claims faster than the network or than a person): the host is told who, and by how much, in the header. */
+  function renderTimingDoubts() {
+    let box = document.getElementById("timing-warning");
+    const doubts = isHost && state.phase === "playing" ? state.timing_doubts || [] : [];
+    if (!doubts.length) { if (box) box.remove(); return; }
+    if (!box) {
+      box = h("span", {id: "timing-warning", class: "storage-warning timing-warning", role: "status"});
+      document.getElementById("host-controls").before(box);
+    }
+    const worst = doubts.reduce((a, b) => (a.rtt >= b.rtt ? a : b));
+    box.textContent = t("tv.timing_doubt", {names: TR.list(doubts.map((d) => TR.iso(d.name))), rtt: worst.rtt,
+      room: worst.room_rtt});
   }
 
   /* The audience's answers could not be saved for a while (the database is locked elsewhere): the host is told until
