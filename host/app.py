@@ -212,6 +212,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     service.on_kick = broadcaster.kick
     service.tell_phone = broadcaster.tell_phone  # claims answered, house requests
     service.on_moved = broadcaster.moved
+    service.on_forgotten = broadcaster.forget  # what it keeps per room and per socket goes with them
+    service.on_left = broadcaster.left
     service.sleep = socketio.sleep
     if settings["WORKER_ID"] and settings["MESSAGE_QUEUE"]:
         from host.relay import Relay
@@ -300,10 +302,9 @@ def shutdown(app: Flask) -> None:
     while time.monotonic() < started + STOP_GRACE_S and (runtime.ticker_running or
                                                           time.monotonic() < started + CLOSE_GRACE_S):
         runtime.socketio.sleep(0.02)  # the ticker finishes its turn; the sockets' writers send the close packets
-    audience = runtime.service.audience
-    audience.flush(force=True)  # audience answers wait for the ticker's next turn: write them now
-    if audience.pending:  # the database refused them (locked elsewhere) until the very end
-        log.error("stopped with %d audience answer(s) the database would not take", len(audience.pending))
+    # audience answers wait for the ticker's next turn: written now, waiting a few seconds for a database locked
+    # elsewhere, and past that put in a file beside it that the next start reads back (host/audience.py)
+    runtime.service.audience.save_before_stop(sleep=runtime.socketio.sleep)
     runtime.service.clocks.save(0)
     if runtime.service.store.leases is not None:  # a worker's rooms move at once, not when their leases expire
         try:

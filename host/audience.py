@@ -14,6 +14,9 @@ whether it is open, and its correct answer once revealed.
   database refuses (locked by another process, say) stays waiting and is written on a later turn: an acknowledged
   answer is never dropped. Up to ``MAX_WAITING`` answers may wait; beyond that new ones are refused with
   ``storage_busy``, and once answers have waited ``TROUBLE_AFTER_S`` the host's TV says so (``trouble``).
+- A stop (``save_before_stop``) waits up to ``STOP_WRITE_WAIT_S`` for a database locked elsewhere; if it is still
+  locked then, a SQLite database's waiting answers go to a file beside it (``<db>.unsaved-answers.json``), which the
+  next start reads back, writes and deletes (``_read_spill``): a stop loses no acknowledged answer either.
 - At the reveal the question is scored (``score_question``) and the running leaderboard updated. A restarted server
   rebuilds all of it: the room service replays the room's log and calls ``observe`` after each event, with the
   room's stored answers preloaded, so every question is scored again exactly as it was live.
@@ -23,9 +26,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import BigInteger, insert
@@ -44,6 +49,9 @@ FLUSH_AT = 500  # answers waiting: the handler of the last one writes them rathe
 MAX_WAITING = 50_000  # answers waiting for the database (it refused them): beyond this, new ones are refused
 TROUBLE_AFTER_S = 5.0  # answers unsaved this long: the host's TV shows a warning until they are written
 RETRY_AFTER_S = 1.0  # after a refused write, the next try waits this long (each try may stall the loop briefly)
+STOP_WRITE_WAIT_S = 5.0  # a stop waits this long for a database locked elsewhere (a backup, a database browser)...
+SPILL_SUFFIX = ".unsaved-answers.json"  # ... then the answers go to this file beside the database, read back at start
+ROW_FIELDS = {"room_code": str, "game": int, "question": int, "seat": int, "value": int, "wall_ms": int, "timing": str}
 
 
 class AudienceAnswerRecord(SQLModel, table=True):
@@ -165,6 +173,29 @@ def score_question(question: Question, correct: int) -> dict[int, Result]:
     return results
 
 
+def beside_database(engine: Any, suffix: str) -> Path | None:
+    """The file beside a SQLite database's own with ``suffix`` added to its name; None for an in-memory database or a
+    database server (nothing of theirs is on this machine's disk to put it beside)."""
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    path = Path(database)
+    return path.with_name(path.name + suffix)
+
+
+def valid_row(row: Any) -> bool:
+    """Whether a row read back from the spill file is an answer as ``answer`` queues it (the file may have been
+    edited, or cut short by a full disk)."""
+    if not isinstance(row, dict) or set(row) != set(ROW_FIELDS):
+        return False
+    if any(type(row[name]) is not kind for name, kind in ROW_FIELDS.items()):
+        return False
+    try:
+        return Timing.from_json(json.loads(row["timing"])) is not None
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return False
+
+
 class Audience:
     """Every room's audience in this process, and their answers' storage."""
 
@@ -180,9 +211,13 @@ class Audience:
         self.trouble_after_s = TROUBLE_AFTER_S
         self.retry_after_s = RETRY_AFTER_S
         self.failed_at: float | None = None  # monotonic time of the last refused write
+        self.log_refusals = True  # off while a stop tries again and again (``save_before_stop``)
         self.waiting_since: dict[str, float] = {}  # room code -> monotonic time its oldest unsaved answer came
         self.trouble_shown: set[str] = set()  # rooms whose TV was last told of the warning (``score_due``)
         self._write_lock = threading.Lock()
+        self.spill_path = beside_database(engine, SPILL_SUFFIX)  # where a stop puts what the database refused
+        self.spilled = False  # ``pending`` begins with answers read back from it: it goes once they are written
+        self._read_spill()
 
     # ----- storage -----
 
@@ -211,11 +246,15 @@ class Audience:
         except SQLAlchemyError as error:
             self.failed_flushes += 1
             self.failed_at = time.monotonic()
+            if not self.log_refusals:
+                return 0
             log.warning("could not write %d audience answer(s), will try again: %s", len(rows),
                         str(getattr(error, "orig", error)) or type(error).__name__)
             return 0
         del self.pending[:len(rows)]
         self.failed_at = None
+        if self.spilled:  # the answers a stop left in the file are in the database now (they came first)
+            self._remove_spill()
         still = {row["room_code"] for row in self.pending}
         for code in list(self.waiting_since):
             if code not in still:
@@ -223,6 +262,112 @@ class Audience:
         self.written += len(rows)
         self.flushes += 1
         return len(rows)
+
+    def save_before_stop(self, wait_s: float = STOP_WRITE_WAIT_S, sleep: Any = time.sleep) -> None:
+        """A stop (host/app.py ``shutdown``): write every waiting answer, trying again for up to ``wait_s`` while the
+        database is locked elsewhere (a backup, another program: each try waits SQLite's busy timeout); if it still
+        refuses, put them in the spill file beside the database, which the next start reads back. Only a database
+        with no file here (PostgreSQL) that stays locked loses them, and the log says how many."""
+        started = time.monotonic()
+        self.flush(force=True)
+        self.log_refusals = False  # the first refusal was logged; the end says how it went
+        try:
+            while self.pending and time.monotonic() - started < wait_s:
+                sleep(0.1)
+                self.flush(force=True)
+        finally:
+            self.log_refusals = True
+        waited = time.monotonic() - started
+        if not self.pending:
+            if waited >= 0.5:
+                log.info("wrote the waiting audience answers after %.1f s (the database was locked)", waited)
+            return
+        count = len(self.pending)
+        if self.spill_path is None:
+            log.error("stopped with %d audience answer(s) the database would not take in %.0f s: they are lost",
+                      count, waited)
+            return
+        temporary = self.spill_path.with_name(self.spill_path.name + ".tmp")
+        try:  # whole or not at all: a reader never finds half a file
+            with open(temporary, "w", encoding="utf-8") as out:
+                json.dump({"audience_answers": self.pending}, out, separators=(",", ":"))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, self.spill_path)
+        except OSError as error:
+            log.error("stopped with %d audience answer(s) the database would not take in %.0f s, and they could not "
+                      "be written to %s either (%s): they are lost", count, waited, self.spill_path, error)
+            return
+        log.error("the database stayed locked for %.0f s: %d audience answer(s) written to %s instead; the next start "
+                  "writes them to the database", waited, count, self.spill_path)
+
+    def _read_spill(self) -> None:
+        """At start: the answers a stop could not write (``save_before_stop``) wait again, ahead of any new ones, and
+        are written now if the database takes them (else by the ticker, like any refused batch); the file goes once
+        they are in. Answers already stored (a start that wrote them and died before deleting the file) and answers
+        of rooms deleted since are left out. A file that cannot be read is set aside, never deleted."""
+        path = self.spill_path
+        if path is None or not path.exists():
+            return
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))["audience_answers"]
+            if not isinstance(rows, list):
+                raise TypeError("audience_answers is not a list")
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            aside = path.with_name(path.name + ".unreadable")
+            log.error("cannot read the audience answers a stop left in %s (%s): moved to %s", path, error, aside)
+            try:
+                os.replace(path, aside)
+            except OSError:
+                log.exception("could not move %s aside", path)
+            return
+        good = [row for row in rows if valid_row(row)]
+        if len(good) != len(rows):
+            log.error("%d malformed audience answer(s) in %s left out", len(rows) - len(good), path)
+        waiting = self._not_stored(good)
+        log.info("read %d audience answer(s) a stop left in %s (%d already stored or of rooms deleted since)",
+                 len(waiting), path, len(good) - len(waiting))
+        self.spilled = True
+        if not waiting:
+            self._remove_spill()
+            return
+        self.pending[:0] = waiting
+        now = time.monotonic()
+        for row in waiting:
+            self.waiting_since.setdefault(row["room_code"], now)
+        self.flush(force=True)
+
+    def _not_stored(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows read back from the spill file that are not in the database yet and whose room still is (all of
+        them if the database cannot be read)."""
+        from host.store import RoomRecord
+
+        codes = sorted({row["room_code"] for row in rows})
+        rooms: set[str] = set()
+        stored: set[tuple[str, int, int, int]] = set()
+        table = AudienceAnswerRecord
+        try:
+            with Session(self.engine) as session:
+                for first in range(0, len(codes), 500):  # SQLite takes at most 999 parameters per statement
+                    chunk = codes[first:first + 500]
+                    rooms.update(session.exec(select(RoomRecord.code).where(col(RoomRecord.code).in_(chunk))))
+                    query = select(table.room_code, table.game, table.question, table.seat)
+                    stored.update(tuple(r) for r in session.exec(query.where(col(table.room_code).in_(chunk))))
+        except SQLAlchemyError:
+            log.warning("could not compare the answers read back with the database's", exc_info=True)
+            return rows
+        return [row for row in rows if row["room_code"] in rooms and
+                (row["room_code"], row["game"], row["question"], row["seat"]) not in stored]
+
+    def _remove_spill(self) -> None:
+        self.spilled = False
+        assert self.spill_path is not None
+        try:
+            self.spill_path.unlink(missing_ok=True)
+        except OSError:
+            log.exception("could not delete %s: its answers are stored; delete it by hand", self.spill_path)
+            return
+        log.info("the audience answers read back from %s are stored; the file is deleted", self.spill_path)
 
     def trouble(self, code: str) -> dict[str, Any] | None:
         """For the host's TV: None, or ``{waiting, seconds}`` once this room's audience answers have waited
@@ -237,17 +382,28 @@ class Audience:
         return {"waiting": len(self.pending), "seconds": int(seconds)}
 
     def preload(self, code: str) -> None:
-        """Before a room's log is replayed: its stored answers, to be scored again as the replay reaches them."""
+        """Before a room's log is replayed: its stored answers, to be scored again as the replay reaches them, and
+        those still waiting for the database (read back from the spill file while it is locked, say)."""
         self.flush()
         audience = self.rooms.setdefault(code, RoomAudience())
         with Session(self.engine) as session:
             query = select(AudienceAnswerRecord).where(AudienceAnswerRecord.room_code == code)
-            for row in session.exec(query.order_by(col(AudienceAnswerRecord.id))):
-                timing = Timing.from_json(json.loads(row.timing))
-                if timing is None:
-                    continue
-                audience.preloaded.setdefault((row.game, row.question), []).append(
-                    AudienceAnswer(row.seat, row.value, timing))
+            rows = [(r.game, r.question, r.seat, r.value, r.timing)
+                    for r in session.exec(query.order_by(col(AudienceAnswerRecord.id)))]
+        rows += [(r["game"], r["question"], r["seat"], r["value"], r["timing"])
+                 for r in self.pending if r["room_code"] == code]
+        for game, question, seat, value, timing_json in rows:
+            timing = Timing.from_json(json.loads(timing_json))
+            if timing is None:
+                continue
+            audience.preloaded.setdefault((game, question), []).append(AudienceAnswer(seat, value, timing))
+
+    def forget(self, code: str) -> None:
+        """The room left this process (expired, or moved to another worker): drop its audience and its warning. Its
+        answers still waiting for the database stay waiting (with ``waiting_since``) until they are written: they were
+        acknowledged."""
+        self.rooms.pop(code, None)
+        self.trouble_shown.discard(code)
 
     def replayed(self, code: str) -> None:
         """The replay is over: forget the preloaded answers."""

@@ -118,6 +118,22 @@ class Broadcaster:
         if relayed:
             relay.send_states(code, relayed)
 
+    def forget(self, code: str, sids: list[str]) -> None:
+        """The room left this process (it expired, or moved to another worker; the service's ``on_forgotten``): drop
+        what is kept for it and its sockets. Without this, each expired room with spectators stayed here for good
+        (its spectators' last public view, some kilobytes)."""
+        self.shown.pop(code, None)
+        self.own_sent.pop(code, None)
+        self.pending.discard(code)  # a green thread about to send it finds nothing to send (``send_pending``)
+        self.warming.difference_update(sids)
+
+    def left(self, code: str, sid: str) -> None:
+        """A socket left its room (the service's ``on_left``): drop what is kept for it."""
+        own = self.own_sent.get(code)
+        if own is not None:
+            own.pop(sid, None)
+        self.warming.discard(sid)
+
     # ----- round trips -----
 
     def probe(self, sid: str) -> None:

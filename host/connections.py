@@ -82,6 +82,7 @@ class Connections:
             return None
         code, seat_id = found
         self.sockets.get(code, {}).pop(sid, None)
+        service.on_left(code, sid)  # the transport's own tables (host/broadcast.py)
         if seat_id is not None:
             self._seat_socket(code, seat_id, -1)
         service.houses.left(code, sid, seat_id)  # its own request ends, and one to a house with no one here any more

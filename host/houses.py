@@ -129,6 +129,10 @@ class HouseRequests:
 
             self._end(room, nobody, "nobody_here")
 
+    def forget(self, code: str) -> None:
+        """The room left this process: its requests go with it (nobody is left to answer them)."""
+        self.pending.pop(code, None)
+
     def expire(self) -> None:
         """End the requests that ran out or lost their reason, in every room (the service's ticker)."""
         for code in [c for c, requests in self.pending.items() if requests]:

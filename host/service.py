@@ -122,6 +122,9 @@ class RoomService:
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None  # tell a kicked seat's phones
         self.tell_phone: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
         self.on_moved: Callable[[str, list[str]], None] = lambda code, sids: None  # close a room's sockets
+        self.on_forgotten: Callable[[str, list[str]], None] = lambda code, sids: None  # the transport drops what it
+        # keeps for a room this process no longer holds (``forget``), and for its sockets
+        self.on_left: Callable[[str, str], None] = lambda code, sid: None  # and for a socket that left (a disconnect)
         self.yield_now: Callable[[], None] = lambda: None  # the ticker lets others run between busy rooms
         self.sleep: Callable[[float], None] = time.sleep  # the app gives Socket.IO's own (waiting for a lease)
         self.on_taken: Callable[[str], None] = lambda code: None  # a worker loaded a room it now holds (host/relay.py)
@@ -241,12 +244,18 @@ class RoomService:
         return count
 
     def forget(self, code: str) -> list[str]:
-        """Drop everything this process holds about a room (under ``registry_lock``); returns its sockets."""
-        for table in (self.rooms, self.locks, self.audience.rooms, self.public_views):
+        """Drop everything this process holds about a room (under ``registry_lock``), in every table kept per room or
+        per socket (tests/test_forgotten_rooms.py): a server up for weeks must not grow with each room that expired or
+        moved away. Returns its sockets."""
+        for table in (self.rooms, self.locks, self.public_views):
             table.pop(code, None)  # type: ignore[attr-defined]
+        self.audience.forget(code)
         self.clocks.forget(code)
         self.claims.forget(code)
-        return self.connections.forget(code)
+        self.houses.forget(code)
+        sids = self.connections.forget(code)
+        self.on_forgotten(code, sids)
+        return sids
 
     def room_moved(self, code: str) -> None:
         """This worker no longer holds the room: forget it and close its sockets (they reconnect to its holder)."""
