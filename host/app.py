@@ -195,7 +195,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore
     app.wsgi_app = HostCheck(app.wsgi_app, host_names(runtime.public_url, settings["ALLOWED_HOSTS"]),  # type: ignore
                              trust_proxy=proxies > 0, max_message_bytes=int(settings["MAX_MESSAGE_BYTES"]),
-                             drop_session=lambda sid: drop_session(socketio, sid))
+                             drop_session=lambda sid: drop_session(socketio, sid),
+                             public_url=lambda: runtime.public_url)
 
     from host.broadcast import Broadcaster
     from host.sockets import TvNamespace

@@ -80,6 +80,14 @@ def rate(text: str) -> str:
     return text
 
 
+def per_address(text: str) -> int | None:
+    """An argparse type: a number of connections (1 to 100,000), or off (None)."""
+    if text.strip().lower() == "off":
+        return None
+    parsed: int = bounded(int, 1, 100_000, "--connections-per-address")(text)
+    return parsed
+
+
 def pack_key(text: str) -> str:
     """An argparse type: a stored pack's id as ``pack list`` prints it (its uuid, with or without ``db:``), or the
     number of a pack stored before uuids; the store's key."""
@@ -137,9 +145,16 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
                         metavar="H", help="a room without activity for H hours is deleted (default 48)")
     limits.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="another name this server answers to besides the public URL's (repeatable)")
-    limits.add_argument("--trust-proxy", type=bounded(int, 0, 5, "--trust-proxy"), default=int(behind_proxy),
+    limits.add_argument("--trust-proxy", type=bounded(int, 0, 5, "--trust-proxy"), default=None if behind_proxy else 0,
                         metavar="N", help="N reverse proxies in front set X-Forwarded-For/-Proto/-Host (default "
-                        + ("1: HAProxy)" if behind_proxy else "0: none)"))
+                        + ("1 when listening on loopback: HAProxy on this machine; else 0)" if behind_proxy
+                           else "0: none)"))
+    limits.add_argument("--connections-per-address", type=per_address, default=64, metavar="N",
+                        help="connections one address may hold open at once (default 64; 'off': no limit; not "
+                        "applied with --trust-proxy, where the proxy limits each source)")
+    limits.add_argument("--idle-timeout", type=bounded(float, 1, 3600, "--idle-timeout"), default=30.0,
+                        metavar="S", help="close a connection that sends no request for S seconds, or stalls in one "
+                        "(default 30)")
 
 
 def redis_url(text: str) -> str:
@@ -833,6 +848,29 @@ class StopRequest:
             self.signum = signum
 
 
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` lets only this machine connect."""
+    return host == "localhost" or host == "::1" or host.startswith("127.")
+
+
+def proxy_trust(args: argparse.Namespace) -> str | None:
+    """Settle ``--trust-proxy`` and say what to watch out for. A worker trusts one proxy by default only when it
+    listens on loopback (HAProxy on the same machine is then the only one that reaches it); reached from the network
+    it believes no forwarded header unless told. Whoever can reach a port that trusts a proxy can claim any address
+    in X-Forwarded-For and so escape every per-address limit: on a network address that deserves a warning."""
+    if args.trust_proxy is None:
+        args.trust_proxy = 1 if is_loopback(args.host) else 0
+        if not args.trust_proxy:
+            return (f"throneroom: listening on {args.host}, this worker believes no X-Forwarded-For: every phone seems "
+                    "to come from HAProxy's address and shares its limits. Give --trust-proxy 1, and let only the "
+                    "proxy reach this port (docs/scaling.md).")
+    if args.trust_proxy and not is_loopback(args.host):
+        return (f"throneroom: warning: --trust-proxy {args.trust_proxy} on {args.host}: anyone who reaches port "
+                f"{args.port} can claim any address in X-Forwarded-For and escape the per-address limits. Let only the "
+                "proxy reach this port (a firewall), or listen on 127.0.0.1 (docs/security.md).")
+    return None
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     url, described = database_url(args)
@@ -860,6 +898,9 @@ def serve(args: argparse.Namespace) -> int:
         worker_id = args.worker_id or new_worker_id()
         if args.rate_storage is None:  # the workers count one address's joins and rooms together
             args.rate_storage = args.message_queue
+    note = proxy_trust(args)
+    if note:
+        print(note, file=sys.stderr)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
                         if worker_id is None else f"%(asctime)s %(levelname)s [{worker_id}] %(name)s: %(message)s")
     for noisy in ("socketio.server", "werkzeug"):
@@ -887,10 +928,18 @@ def serve(args: argparse.Namespace) -> int:
         print(f"throneroom: cannot start: {error}", file=sys.stderr)
         return 1
     runtime = runtime_of(app)
+    from host.edge import capacity, open_files, serving_options
+
     files = open_files_limit()
+    edge: dict[str, Any] = {}
+    if args.async_mode == "eventlet":  # Werkzeug's server (threading, for development) takes none of these
+        # behind a proxy every connection comes from the proxy: it limits each source itself (docs/security.md)
+        edge = serving_options(runtime.socketio, files, MAX_CONNECTIONS,
+                               None if args.trust_proxy else args.connections_per_address, args.idle_timeout)
     if files < MAX_CONNECTIONS:
-        print(f"throneroom: this process may open {files} files: at most some {files - 50} phones and screens can "
-              "connect (raise the limit: ulimit -n, or LimitNOFILE= in a systemd unit)", file=sys.stderr)
+        most = edge["custom_pool"].limit if edge else capacity(files, open_files(), MAX_CONNECTIONS)
+        print(f"throneroom: this process may open {files} files: at most {most} phones and screens can connect at "
+              "once (raise the limit: ulimit -n, or LimitNOFILE= in a systemd unit)", file=sys.stderr)
     # A stop (a service manager's SIGTERM, Ctrl-C) is only recorded by the signal handler: raising there would raise
     # inside whatever code runs at that moment (under eventlet, any green thread: a disconnect handler, whose caller
     # logged the SystemExit and went on serving). The server runs in a background task; this one waits for the
@@ -899,8 +948,7 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     port, ended = listen_in_background(runtime.socketio, app, args.host, args.port, lambda: stop.signum is None,
-                                       allow_unsafe_werkzeug=args.async_mode == "threading",
-                                       **({"max_size": MAX_CONNECTIONS} if args.async_mode == "eventlet" else {}))
+                                       allow_unsafe_werkzeug=args.async_mode == "threading", **edge)
     if port is not None:  # "running" is said once it listens
         if urlsplit(public).port == 0:  # --port 0: the address phones use has the port the server got
             public = public.rsplit(":", 1)[0] + f":{port}"
@@ -925,14 +973,20 @@ def serve(args: argparse.Namespace) -> int:
     while stop.signum is None and not ended:
         runtime.socketio.sleep(STOP_POLL_S)
     failure = ended[0] if ended else None
-    if isinstance(failure, OSError):
+    if port is None and isinstance(failure, OSError):  # it never listened: nothing to stop
         print(f"throneroom: cannot listen on {args.host}:{args.port}: {failure.strerror}", file=sys.stderr)
         return 1
     if stop.signum is not None:
         logging.getLogger("throneroom").info("stopping (%s)", signal.Signals(stop.signum).name)
+    elif ended and port is not None:  # it ended by itself after it listened: the phones' answers and clocks matter
+        reason = "it returned" if failure is None else getattr(failure, "strerror", None) or repr(failure)
+        logging.getLogger("throneroom").error("the server stopped accepting connections on %s:%s (%s): stopping "
+                                              "cleanly", args.host, port, reason)
     shutdown(app)
-    if failure is not None:
+    if failure is not None and not isinstance(failure, OSError):
         raise failure
+    if ended and stop.signum is None:
+        return 1  # a service manager restarts it
     for signum in (signal.SIGTERM, signal.SIGINT):  # stopped: a late repeat must not turn the exit into a kill
         signal.signal(signum, signal.SIG_IGN)
     return 0

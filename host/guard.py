@@ -30,6 +30,7 @@ RATE_KINDS = {  # kind -> (setting, default, what a refusal says)
     "upload": ("UPLOAD_RATE", "10/minute;60/hour", "this device uploaded too many packs"),
 }
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+DEFAULT_PORTS = {"http": 80, "https": 443}
 DRAIN_MAX_BYTES = 8 * 1024 * 1024  # an oversized long-polling message is read and dropped up to this size
 
 
@@ -91,13 +92,28 @@ def split_host(value: str) -> str:
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
+def origin_of(url: str) -> tuple[str, str, int] | None:
+    """The scheme, name and port of an origin or URL ("http://a.b" -> ("http", "a.b", 80)), or None if it has no
+    valid ones."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or over 65535
+        return None
+    if not parts.hostname or scheme not in DEFAULT_PORTS:
+        return None
+    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
+
+
 class HostCheck:
     """WSGI middleware: refuse requests that name another host or come from another site's page (module doc).
     Without trusted proxies, ``X-Forwarded-*`` headers are dropped: only a proxy the operator named may set them."""
 
     def __init__(self, app: Callable[..., Any], names: set[str], trust_proxy: bool, max_message_bytes: int,
-                 drop_session: Callable[[str], None] = lambda sid: None):
+                 drop_session: Callable[[str], None] = lambda sid: None, public_url: Callable[[], str] = lambda: ""):
         self.drop_session = drop_session
+        self.public_url = public_url  # read at each request: with --port 0 its port is known once listening
         self.app = app
         self.names = names
         self.trust_proxy = trust_proxy
@@ -114,7 +130,7 @@ class HostCheck:
                                "it at its own address (the one in the QR code), or start it with --allowed-host.")
         origin = environ.get("HTTP_ORIGIN")
         if origin and origin != "null":
-            if split_host(urlsplit(origin).netloc) not in self.names:
+            if not self.same_origin(origin, host, environ):
                 return self.refuse(start_response, 403, "Requests from another site's page are refused.")
         elif origin == "null" and environ.get("REQUEST_METHOD", "GET") not in ("GET", "HEAD", "OPTIONS"):
             return self.refuse(start_response, 403, "Requests from another site's page are refused.")
@@ -126,6 +142,15 @@ class HostCheck:
                 return self.refuse(start_response, 413, "The message is too large.")
             return self.refuse(start_response, 400, "The message is too large.")
         return self.app(environ, start_response)
+
+    def same_origin(self, origin: str, host: str, environ: dict[str, Any]) -> bool:
+        """Whether a page of ``origin`` is this server's own: its scheme, name AND port are those the request was
+        sent to (``host``, with the default port of the request's scheme if it names none), or the public URL's.
+        Another port of the same machine is another server, whose pages must not drive this one."""
+        seen = origin_of(origin)
+        forwarded = environ.get("HTTP_X_FORWARDED_PROTO", "").split(",")[0].strip() if self.trust_proxy else ""
+        scheme = forwarded or environ.get("wsgi.url_scheme", "http")
+        return seen is not None and seen in (origin_of(f"{scheme}://{host.strip()}"), origin_of(self.public_url()))
 
     def oversized(self, environ: dict[str, Any]) -> bool:
         """Whether a long-polling message is over the size limit. Engine.IO refuses one with a 400, but first closes

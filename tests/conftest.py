@@ -151,8 +151,10 @@ class LiveServer:
     takes any free port (``--port 0``; the server writes the port it got); a restart takes the same port again, as
     the pages of the test reconnect to the address they know."""
 
-    def __init__(self, db: Path, timer_scale: float = 1.0, extra: list[str] | None = None, limits: bool = False):
+    def __init__(self, db: Path, timer_scale: float = 1.0, extra: list[str] | None = None, limits: bool = False,
+                 prefix: list[str] | None = None):
         self.db = db
+        self.prefix = prefix or []  # a command the server runs under, e.g. prlimit (tests/test_connection_limits.py)
         self.limits = limits  # the per-address limits as shipped; otherwise off, as every phone of a test comes from
         # 127.0.0.1 (tests/test_limits.py tests them)
         self.port = 0
@@ -171,7 +173,7 @@ class LiveServer:
         if test is not None and test.get_closest_marker("live") is None:
             raise AssertionError(f"{test.nodeid} starts a server without the servers, server or slow_server fixture: "
                                  "ask for one of them, so that it is marked live and its servers are stopped")
-        args = [sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+        args = [*self.prefix, sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
                 "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale),
                 "--games-module", TEST_GAMES, "--quiet",
                 *([] if self.limits else ["--room-rate", "off", "--join-rate", "off", "--watch-rate", "off",
@@ -206,10 +208,10 @@ class Servers:
         self.started: list[LiveServer] = []
 
     def new(self, name: str = "throneroom", timer_scale: float = 1.0, seed: int | None = None,
-            extra: list[str] | None = None, limits: bool = False) -> LiveServer:
+            extra: list[str] | None = None, limits: bool = False, prefix: list[str] | None = None) -> LiveServer:
         """A server not started yet, its database ``<name>.db`` in the test's folder."""
         live = LiveServer(self.folder / f"{name}.db", timer_scale,
-                          [*([] if seed is None else ["--seed", str(seed)]), *(extra or [])], limits)
+                          [*([] if seed is None else ["--seed", str(seed)]), *(extra or [])], limits, prefix)
         self.started.append(live)
         return live
 
