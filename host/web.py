@@ -184,7 +184,8 @@ def packs_of(room: Any) -> Any:
 def upload_pack() -> Any:
     """A host uploads a pack file: all of it is imported, or nothing and the report of every problem. The file is
     read in a child process with hard limits (questions/isolate.py) while this loop keeps serving every room; when
-    two files are being read already, the answer is 503 and the host tries again. The form gives ``language``
+    two files are being read already, the answer is 503 and the host tries again (429 when one of them came from the
+    same address: one device holds one reader at a time). The form gives ``language``
     (en, fa, ro; none: the file's own or English) and ``shared`` ("true": offered to every room); the pack belongs
     to the room's owner (docs/packs.md)."""
     from host.store import busy_refused
@@ -208,10 +209,10 @@ def upload_pack() -> Any:
     shared = request.form.get("shared") in ("true", "on", "1")
     try:
         pack = parse_isolated(upload.read(), upload.filename, request.form.get("name") or None, language,
-                              sleep=runtime.socketio.sleep)
+                              sleep=runtime.socketio.sleep, who=request.remote_addr)
     except PackError as error:
         return jsonify({"ok": False, "problems": [p.to_json() for p in error.problems]}), \
-            503 if isinstance(error, Busy) else 422
+            error.status if isinstance(error, Busy) else 422
     with busy_refused():  # a thousand questions per transaction, the rooms' turn between (questions/store.py)
         key = save_pack(service.store.engine, pack, pause=lambda: runtime.socketio.sleep(0), owner=room.owner,
                         shared=shared)

@@ -3,8 +3,14 @@ questions name by file name (PNG, JPEG, GIF, WebP).
 
 Everything about the archive is checked from its directory before a byte is unpacked: the number of files and of
 images, every size, the compression ratio (a zip bomb), paths that leave the archive, links, encryption, archives
-inside it. Then the images are unpacked and checked to BE images: the magic bytes and the dimensions read from the
-header (``image_size``, by hand: no image library is needed to read four headers), at most MAX_SIDE pixels a side.
+inside it. Then the images are unpacked and checked to BE images, each by one function (``inspect_image``) that walks
+the whole of its structure by hand, without decoding a pixel: PNG chunks to IEND, GIF blocks to the trailer, JPEG
+segments and scans to EOI, WebP chunks to the RIFF size. Every frame counts, not only the header's screen or canvas
+(a GIF that says 1x1 may hold a 16000x16000 frame, which a TV makes room for): the canvas and every frame at most
+MAX_SIDE pixels a side, at most MAX_FRAMES frames. What follows the image's own end is left out (a warning), an
+image may hold only IMAGE_BYTES_FLOOR plus IMAGE_BYTES_PER_PIXEL bytes a pixel of its frames (more is padding), and
+the images a pack keeps MAX_STORED_IMAGE_BYTES in all: padding that the zip compresses to nothing cannot make a small
+upload a large database.
 A question naming an image the archive lacks is an error at its line or row; an image no question names is a
 warning and is left out. The limits are documented in docs/packs.md ("Limits"). ``write_archive`` writes the same
 archive back (``throneroom pack export ID FILE.zip``).
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import struct
 import zipfile
 import zlib
@@ -29,7 +36,11 @@ MAX_IMAGE_BYTES = 2 * 1024 * 1024  # one image, unpacked
 MAX_TOTAL_BYTES = 50 * 1024 * 1024  # everything, unpacked
 MAX_RATIO = 100  # unpacked / packed size of a file above RATIO_FLOOR (as for spreadsheets)
 RATIO_FLOOR = 1024 * 1024
-MAX_SIDE = 4096  # pixels, width and height
+MAX_SIDE = 4096  # pixels, width and height, of the canvas and of every frame
+MAX_FRAMES = 300  # frames of an animated GIF, PNG or WebP: the TV decodes each one, every time the animation loops
+IMAGE_BYTES_FLOOR = 128 * 1024  # what an image may hold besides its pixels (metadata, a colour profile)...
+IMAGE_BYTES_PER_PIXEL = 8  # ...and per pixel of its frames: a 16-bit RGBA PNG of noise, uncompressed, takes 8
+MAX_STORED_IMAGE_BYTES = 8 * 1024 * 1024  # the images a pack keeps, in all: a 5 MB archive of images holds less
 MAX_NAME_CHARS = 120  # an image's file name
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
                ".webp": "image/webp"}
@@ -132,8 +143,13 @@ def read_archive(data: bytes, filename: str, name: str | None = None, language: 
         if image.name not in used:
             problems.append(_error("zip_image_unused", f"no question shows {shown(image.name)}: left out",
                                    where=image.name, warning=True, name=clipped(image.name)))
+    kept = [i for i in found.values() if i.name in used]
+    if sum(len(i.data) for i in kept) > MAX_STORED_IMAGE_BYTES:  # what the database would keep of this upload
+        raise PackError([_error("zip_images_total", f"the images together take more than "
+                                                    f"{MAX_STORED_IMAGE_BYTES // MB} MB: keep fewer or smaller ones",
+                                mb=MAX_STORED_IMAGE_BYTES // MB)])
     return ArchivePack(pack.name, pack.language, pack.questions, pack.author, pack.licence, pack.description,
-                       limited([*problems, *pack.warnings]), [i for i in found.values() if i.name in used])
+                       limited([*problems, *pack.warnings]), kept)
 
 
 def _sort(infos: list[zipfile.ZipInfo], problems: list[Problem]) -> tuple[list[zipfile.ZipInfo],
@@ -205,90 +221,276 @@ def _unpack(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int, problem
 
 def _unpack_images(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
                    problems: list[Problem]) -> dict[str, PackImage]:
-    """The images by file name, each checked to be an image of at most MAX_SIDE pixels a side."""
+    """The images by file name, each checked by ``_checked_image``."""
     found: dict[str, PackImage] = {}
     for info in infos:
         data = _unpack(archive, info, MAX_IMAGE_BYTES, problems)
         if data is None:
             continue
-        name = PurePosixPath(info.filename).name
-        size = image_size(data)
-        if size is None:
-            problems.append(_error("zip_not_image", f"{shown(name)} is not a PNG, JPEG, GIF or WebP image",
-                                   name=clipped(name)))
-            continue
-        media_type, width, height = size
-        if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
-            problems.append(_error("zip_image_dimensions", f"{shown(name)} is {width}×{height} pixels: at most "
-                                                           f"{MAX_SIDE}×{MAX_SIDE}", name=clipped(name),
-                                   width=width, height=height, max=MAX_SIDE))
-            continue
-        found[name] = PackImage(name, media_type, data)
+        image = _checked_image(PurePosixPath(info.filename).name, data, problems)
+        if image is not None:
+            found[image.name] = image
     return found
 
 
+def _checked_image(name: str, data: bytes, problems: list[Problem]) -> PackImage | None:
+    """The image a file of the archive holds, cut at its own end; or None and the problem that names it: not an
+    image, a canvas or a frame over MAX_SIDE, too many frames, more bytes than its pixels need."""
+    facts = inspect_image(data)
+    if facts is None:
+        problems.append(_error("zip_not_image", f"{shown(name)} is not a PNG, JPEG, GIF or WebP image",
+                               name=clipped(name)))
+        return None
+    if not (0 < facts.width <= MAX_SIDE and 0 < facts.height <= MAX_SIDE):
+        problems.append(_error("zip_image_dimensions", f"{shown(name)} is {facts.width}×{facts.height} pixels: at "
+                                                       f"most {MAX_SIDE}×{MAX_SIDE}", name=clipped(name),
+                               width=facts.width, height=facts.height, max=MAX_SIDE))
+        return None
+    if facts.frames > MAX_FRAMES:
+        problems.append(_error("zip_image_frames", f"{shown(name)} has {facts.frames:,} frames: at most {MAX_FRAMES}",
+                               name=clipped(name), n=facts.frames, max=MAX_FRAMES))
+        return None
+    if facts.end < len(data):  # padding, or another file appended: never stored, never sent to a TV
+        extra = len(data) - facts.end
+        problems.append(_error("zip_image_trailing", f"{shown(name)}: {math.ceil(extra / 1024):,} KB after the end "
+                                                     "of the image, left out", warning=True, name=clipped(name),
+                               n=extra, kb=math.ceil(extra / 1024)))
+        data = data[:facts.end]
+    budget = IMAGE_BYTES_FLOOR + IMAGE_BYTES_PER_PIXEL * facts.pixels
+    if len(data) > budget:
+        problems.append(_error("zip_image_padded", f"{shown(name)} holds {math.ceil(len(data) / 1024):,} KB, more "
+                                                   f"than an image of its pixels needs (at most {budget // 1024:,} "
+                                                   "KB): refused as padded", name=clipped(name),
+                               kb=math.ceil(len(data) / 1024), max_kb=budget // 1024))
+        return None
+    return PackImage(name, facts.media_type, data)
+
+
+@dataclass(frozen=True)
+class ImageFacts:
+    """What ``inspect_image`` read of an image: its media type; the width and height a decoder must make room for
+    (the canvas and every frame, wherever a frame reaches); its number of frames (1 for a still image) and their
+    pixels summed; and ``end``, where the image's own bytes end (anything after it is not part of the image)."""
+
+    media_type: str
+    width: int
+    height: int
+    frames: int
+    pixels: int
+    end: int
+
+
 def image_size(data: bytes) -> tuple[str, int, int] | None:
-    """(media type, width, height) of a PNG, JPEG, GIF or WebP image, read from its header; None if the bytes are
-    not one of those."""
+    """(media type, width, height) of a PNG, JPEG, GIF or WebP image (``inspect_image``); None if the bytes are
+    not a whole one of those."""
+    facts = inspect_image(data)
+    return None if facts is None else (facts.media_type, facts.width, facts.height)
+
+
+def inspect_image(data: bytes) -> ImageFacts | None:
+    """The facts of a PNG (or APNG), JPEG, GIF or WebP image, from a walk over all of its structure that reads every
+    frame's header and decodes no pixel; None if the bytes are not a whole image of those types. Every step of a walk
+    moves forward: linear time, whatever the bytes."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
-        if len(data) >= 33 and data[12:16] == b"IHDR":
-            width, height = struct.unpack(">II", data[16:24])
-            return "image/png", width, height
-        return None
+        return _png(data)
     if data[:6] in (b"GIF87a", b"GIF89a"):
-        if len(data) >= 13:
-            width, height = struct.unpack("<HH", data[6:10])
-            return "image/gif", width, height
-        return None
+        return _gif(data)
     if data[:3] == b"\xff\xd8\xff":
-        size = _jpeg_size(data)
-        return None if size is None else ("image/jpeg", *size)
+        return _jpeg(data)
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        size = _webp_size(data)
-        return None if size is None else ("image/webp", *size)
+        return _webp(data)
+    return None
+
+
+class _Frames:
+    """The canvas and the frames met so far, as ``ImageFacts`` counts them."""
+
+    def __init__(self, width: int, height: int):
+        self.canvas = (width, height)
+        self.width, self.height, self.count, self.pixels = width, height, 0, 0
+
+    def add(self, left: int, top: int, width: int, height: int) -> None:
+        self.count += 1
+        self.pixels += width * height
+        self.reach(left + width, top + height)
+
+    def reach(self, width: int, height: int) -> None:
+        self.width, self.height = max(self.width, width), max(self.height, height)
+
+    def facts(self, media_type: str, end: int) -> ImageFacts:
+        return ImageFacts(media_type, self.width, self.height, max(self.count, 1),
+                          max(self.pixels, self.canvas[0] * self.canvas[1]), end)
+
+
+def _png(data: bytes) -> ImageFacts | None:
+    """A PNG's chunks up to IEND; an APNG's frames are its fcTL chunks (offset and size of each)."""
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        return None
+    frames = _Frames(*struct.unpack(">II", data[16:24]))
+    at = 8
+    while at + 12 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if at + 12 + length > len(data):
+            return None
+        if kind == b"fcTL":
+            if length < 26:
+                return None
+            width, height, left, top = struct.unpack(">IIII", data[at + 12:at + 28])
+            frames.add(left, top, width, height)
+        at += 12 + length
+        if kind == b"IEND":
+            return frames.facts("image/png", at)
+    return None
+
+
+def _gif(data: bytes) -> ImageFacts | None:
+    """A GIF's blocks up to its trailer (or to the end of the bytes, as browsers show one without it); its frames
+    are its image descriptors."""
+    if len(data) < 13:
+        return None
+    width, height, flags = struct.unpack("<HHB", data[6:11])
+    frames = _Frames(width, height)
+    at: int | None = 13 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+    while at is not None and at < len(data):
+        block = data[at]
+        if block == 0x3B:  # the trailer
+            return frames.facts("image/gif", at + 1)
+        if block == 0x21:  # an extension: its label, then sub-blocks
+            at = _sub_blocks(data, at + 2)
+        elif block == 0x2C:  # an image descriptor, its colour table, the LZW code size, then sub-blocks
+            if at + 10 > len(data):
+                return None
+            left, top, width, height, flags = struct.unpack("<HHHHB", data[at + 1:at + 10])
+            frames.add(left, top, width, height)
+            at = _sub_blocks(data, at + 10 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0) + 1)
+        else:
+            return None
+    return None if at is None or at > len(data) else frames.facts("image/gif", len(data))
+
+
+def _sub_blocks(data: bytes, at: int) -> int | None:
+    """Where a GIF's run of sub-blocks (each its size, then that many bytes; a size 0 ends it) ends; None if the
+    bytes end first."""
+    while at < len(data):
+        size = data[at]
+        at += 1 + size
+        if size == 0:
+            return at
     return None
 
 
 JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """Walk the JPEG's segments to its frame header (SOFn), which holds the size; every step moves forward."""
+def _jpeg(data: bytes) -> ImageFacts | None:
+    """A JPEG's segments and scans up to EOI; its size is in its frame header (SOFn), which comes before the first
+    scan."""
+    frames: _Frames | None = None
     at = 2
-    while at + 4 <= len(data):
+    while at + 2 <= len(data):
         if data[at] != 0xFF:
             return None
         marker = data[at + 1]
         if marker == 0xFF:  # fill byte
             at += 1
             continue
+        if marker == 0xD9:  # end of image
+            return None if frames is None else frames.facts("image/jpeg", at + 2)
         if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
             at += 2
             continue
-        if marker in (0xD9, 0xDA):  # end of image, start of scan: no frame header came first
+        if marker == 0xD8 or at + 4 > len(data):
             return None
         length = struct.unpack(">H", data[at + 2:at + 4])[0]
-        if length < 2:
+        if length < 2 or at + 2 + length > len(data):
             return None
         if marker in JPEG_FRAMES:
-            if at + 9 > len(data) or length < 7:
+            if length < 7:
                 return None
             height, width = struct.unpack(">HH", data[at + 5:at + 9])
-            return width, height
+            if frames is None:
+                frames = _Frames(width, height)
+            frames.reach(width, height)
         at += 2 + length
+        if marker == 0xDA:  # start of scan: its coded data runs to the next marker
+            if frames is None:
+                return None
+            found = _next_marker(data, at)
+            if found is None:
+                return None
+            at = found
     return None
 
 
-def _webp_size(data: bytes) -> tuple[int, int] | None:
-    kind = data[12:16]
-    if kind == b"VP8 " and len(data) >= 30 and data[23:26] == b"\x9d\x01\x2a":
-        width, height = struct.unpack("<HH", data[26:30])
+def _next_marker(data: bytes, at: int) -> int | None:
+    """The next marker after a JPEG scan's coded data, in which 0xFF is followed by 0 (a stuffed byte), a restart
+    marker or another 0xFF (fill)."""
+    while True:
+        at = data.find(b"\xff", at)
+        if at < 0 or at + 1 >= len(data):
+            return None
+        following = data[at + 1]
+        if following == 0 or 0xD0 <= following <= 0xD7:
+            at += 2
+        elif following == 0xFF:
+            at += 1
+        else:
+            return at
+
+
+def _webp(data: bytes) -> ImageFacts | None:
+    """A WebP's chunks, as many bytes as its RIFF header says: the canvas (VP8X), every frame (ANMF: offset and
+    size) and every bitstream's own size (VP8, VP8L), in a frame or not."""
+    end = 8 + struct.unpack("<I", data[4:8])[0]
+    chunks = _riff_chunks(data, 12, end)
+    if chunks is None:
+        return None
+    frames: _Frames | None = None
+    bitstreams: list[tuple[int, int]] = []
+    for kind, at, length in chunks:
+        if kind == b"VP8X" and length >= 10:
+            frames = _Frames(int.from_bytes(data[at + 4:at + 7], "little") + 1,
+                             int.from_bytes(data[at + 7:at + 10], "little") + 1)
+        elif kind in (b"VP8 ", b"VP8L"):
+            bitstreams.append(_bitstream(kind, data[at:at + length]) or (0, 0))
+        elif kind == b"ANMF":
+            inner = _riff_chunks(data, at + 16, at + length) if length >= 16 else None
+            if frames is None or inner is None:
+                return None
+            left, top, width, height = (int.from_bytes(data[at + i:at + i + 3], "little") for i in (0, 3, 6, 9))
+            frames.add(2 * left, 2 * top, width + 1, height + 1)
+            bitstreams += [_bitstream(k, data[a:a + n]) or (0, 0) for k, a, n in inner if k in (b"VP8 ", b"VP8L")]
+    if not bitstreams or (0, 0) in bitstreams:
+        return None
+    if frames is None:
+        frames = _Frames(*bitstreams[0])
+    for width, height in bitstreams:
+        frames.reach(width, height)
+    return frames.facts("image/webp", end)
+
+
+def _riff_chunks(data: bytes, at: int, end: int) -> list[tuple[bytes, int, int]] | None:
+    """(kind, offset of its bytes, length) of each RIFF chunk from ``at`` to ``end``; None if one runs past it."""
+    if end > len(data):
+        return None
+    chunks = []
+    while at + 8 <= end:
+        kind, length = data[at:at + 4], struct.unpack("<I", data[at + 4:at + 8])[0]
+        if at + 8 + length > end:
+            return None
+        chunks.append((kind, at + 8, length))
+        at += 8 + length + (length & 1)
+    return chunks
+
+
+def _bitstream(kind: bytes, body: bytes) -> tuple[int, int] | None:
+    """The width and height a VP8 (lossy) or VP8L (lossless) bitstream says it has."""
+    if kind == b"VP8 " and len(body) >= 10 and body[3:6] == b"\x9d\x01\x2a":
+        width, height = struct.unpack("<HH", body[6:10])
         return width & 0x3FFF, height & 0x3FFF
-    if kind == b"VP8L" and len(data) >= 25 and data[20] == 0x2F:
-        bits = struct.unpack("<I", data[21:25])[0]
+    if kind == b"VP8L" and len(body) >= 5 and body[0] == 0x2F:
+        bits = struct.unpack("<I", body[1:5])[0]
         return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    if kind == b"VP8X" and len(data) >= 30:
-        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
     return None
 
 

@@ -6,7 +6,9 @@ by polling the child and calling ``sleep`` between polls (the server passes ``so
 run). The child writes its answer to the folder as JSON lines: a first line with the pack's fields and warnings, or
 with the problems, then one line per question; the images of a .zip pack (questions/archive.py) are written as files
 beside it. The parent reads the questions in batches, yielding between them, and rebuilds the ``Pack``. A child that runs too long is killed; at most MAX_PARALLEL files are read at once (a further
-upload is told to try again: ``Busy``). Every failure is a ``PackError`` with a report, never another exception.
+upload is told to try again: ``Busy``), and one address holds at most one of them (its second file while the first
+is read: ``ReadingYours``), so that a guest sending slow files cannot keep the host's upload out. Every failure is
+a ``PackError`` with a report, never another exception.
 """
 
 from __future__ import annotations
@@ -32,21 +34,31 @@ POLL_SECONDS = 0.02
 BATCH = 500  # questions rebuilt between two yields to the event loop
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom.packs")
-_slots = threading.BoundedSemaphore(MAX_PARALLEL)
+_places = threading.Lock()
+_readers: list[str | None] = []  # the address each file being read came from (None: not told)
 
 
 class Busy(PackError):
     """MAX_PARALLEL files are being read already: the upload should be tried again in a moment (HTTP 503)."""
 
+    status = 503
+
+
+class ReadingYours(Busy):
+    """A file from the same address is being read: it is answered first (HTTP 429)."""
+
+    status = 429
+
 
 def parse_isolated(data: bytes, filename: str, name: str | None, language: str | None, *,
-                   sleep: Callable[[float], Any], timeout_s: float = 20, memory_mb: int = 768) -> Pack:
+                   sleep: Callable[[float], Any], timeout_s: float = 20, memory_mb: int = 768,
+                   who: str | None = None) -> Pack:
     """``read_pack(data, filename, name, language)`` in a child process limited to ``timeout_s`` seconds and
     ``memory_mb`` MB; ``sleep`` is called between polls (and between batches of questions) so that the caller's
-    event loop runs meanwhile. Returns the pack or raises PackError (Busy when too many files are being read)."""
-    if not _slots.acquire(blocking=False):  # checked without waiting: never a queue of hostile files
-        raise Busy([Problem("upload", "file", "the server is reading other packs; try again in a moment",
-                            code="busy")])
+    event loop runs meanwhile. ``who`` is the uploader's address: while a file of it is read, another from it is
+    refused. Returns the pack or raises PackError (Busy when too many files are being read, ReadingYours when one
+    of ``who`` is)."""
+    _take_place(who)
     try:
         with tempfile.TemporaryDirectory(prefix="throneroom-pack-") as name_of_folder:
             folder = Path(name_of_folder)
@@ -60,7 +72,21 @@ def parse_isolated(data: bytes, filename: str, name: str | None, language: str |
                 raise PackError([_failure(returncode, folder / "stderr.txt")])
             return _rebuild(result.read_text(encoding="utf-8").splitlines(), sleep, folder)
     finally:
-        _slots.release()
+        with _places:
+            _readers.remove(who)
+
+
+def _take_place(who: str | None) -> None:
+    """One of the MAX_PARALLEL places, checked without waiting (never a queue of hostile files); none for an
+    address that holds one already, whatever the others: its two slow files would leave no place for anyone."""
+    with _places:
+        if who is not None and who in _readers:
+            raise ReadingYours([Problem("upload", "file", "a file from this device is being read already: wait for "
+                                                          "its report, then upload again", code="upload_in_progress")])
+        if len(_readers) >= MAX_PARALLEL:
+            raise Busy([Problem("upload", "file", "the server is reading other packs; try again in a moment",
+                                code="busy")])
+        _readers.append(who)
 
 
 def _run_child(folder: Path, sleep: Callable[[float], Any], timeout_s: float) -> int:

@@ -17,7 +17,7 @@ import requests
 import socketio
 
 from questions.model import MAX_QUESTIONS
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, Servers
 from tests.data.hostile.generate import all_files
 from tests.test_hostile_packs import EXPECTED, honest_pack
 
@@ -101,9 +101,12 @@ def worst_between(samples: list[tuple[float, float, str]], start: float, end: fl
     return max((ms for sent, ms, _ in samples if start <= sent <= end), default=0.0)
 
 
-def upload(server: LiveServer, room: dict[str, Any], name: str, data: bytes) -> requests.Response:
+def upload(server: LiveServer, room: dict[str, Any], name: str, data: bytes,
+           address: str | None = None) -> requests.Response:
+    """``address``: the device it comes from, as a proxy says (a server started with ``--trust-proxy 1``)."""
     return requests.post(server.url + "/api/packs", headers={"X-Room-Code": room["code"],
-                                                             "X-Host-Token": room["host_token"]},
+                                                             "X-Host-Token": room["host_token"],
+                                                             **({"X-Forwarded-For": address} if address else {})},
                          files={"file": (name, data)}, timeout=120)
 
 
@@ -157,17 +160,26 @@ def test_hostile_uploads_never_hold_up_a_playing_room(server: LiveServer):
     assert "Traceback" not in server.log.read_text()
 
 
-def test_a_third_upload_at_once_is_told_to_try_again(server: LiveServer):
-    guest = new_room(server.url)
-    slow = b"questions: [" + b"x, " * 1_500_000 + b"x]\n"  # seconds of reading: the uploads overlap
-    answers: list[int] = []
+def test_one_device_holds_one_reader_and_a_third_upload_at_once_is_told_to_try_again(servers: Servers):
+    """Issue [16]: two slow files from one device held both reader places, so the host's own upload got 503 for as
+    long as the guest kept sending. The device's second file is now refused (429) while its first is read, another
+    device still gets the other place, and a third device, both places taken, is told to try again (503)."""
+    live = servers.start(extra=["--trust-proxy", "1"])
+    guest = new_room(live.url)
+    slow = b"questions: [" + b"x, " * 1_500_000 + b"x]\n"  # over ten seconds of reading: the uploads overlap
+    answers: dict[str, int] = {}
 
-    def send() -> None:
-        answers.append(upload(server, guest, "slow.yaml", slow).status_code)
+    def send(who: str, address: str) -> None:
+        answers[who] = upload(live, guest, "slow.yaml", slow, address).status_code
 
-    threads = [threading.Thread(target=send) for _ in range(4)]
-    for thread in threads:
+    def reading(who: str, address: str) -> threading.Thread:
+        thread = threading.Thread(target=send, args=(who, address))
         thread.start()
+        time.sleep(1)  # its file is in the reader now, or it has been answered
+        return thread
+
+    threads = [reading("guest", "10.0.0.66"), reading("guest again", "10.0.0.66"), reading("host", "10.0.0.20"),
+               reading("third device", "10.0.0.30")]
     for thread in threads:
         thread.join(180)
-    assert 503 in answers and 500 not in answers, answers
+    assert answers == {"guest again": 429, "third device": 503, "guest": 422, "host": 422}, answers
