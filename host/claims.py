@@ -2,8 +2,12 @@
 whose phone is gone, and the host's TV confirms or refuses.
 
 A claim is not logged: it changes nothing until the host says yes, which logs the ``takeover`` (the seat's token
-replaced by the new phone's). A claim ends when answered, after ``CLAIM_TTL_MS``, or when its phone leaves; a phone
-asking again replaces its own claim, and a room holds at most ``MAX_CLAIMS``.
+replaced by the new phone's). A claim ends when answered, after ``CLAIM_TTL_MS``, when its phone leaves, when a phone
+of the seat itself is back (the person was not lost after all: a host's late tap must not give their seat to whoever
+asked) and when the room is locked (a locked room takes no one, so no claim either). A seat has one claim waiting: a
+second phone asking for the same name is told ``claim_waiting`` until the host answered the first, so the claim under
+the host's finger is the one the TV shows. A phone asking again replaces its own claim, and a room holds at most
+``MAX_CLAIMS``.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ class Claims:
         confirm (``answer``). A name held by a connected phone stays refused."""
         service = self.service
         seat = room.seat_named(clean_name(name))
+        if room.locked:
+            raise RoomError("room_locked", "the room is locked: ask the host to unlock it")
         if seat is None:
             raise RoomError("no_such_name", "nobody has this name in the room: join with it", "name")
         if seat.id in service.connections.connected_seats(room.code):
@@ -51,6 +57,9 @@ class Claims:
         with service.locks[room.code]:
             now = service.clock.monotonic_ms()
             claims = [c for c in self.waiting.get(room.code, []) if c.sid != sid and now - c.at_ms < CLAIM_TTL_MS]
+            if any(c.seat_id == seat.id for c in claims):
+                raise RoomError("claim_waiting", f"someone else already said they are {seat.name!r}: the host "
+                                "answers them first", "name")
             if len(claims) >= MAX_CLAIMS:
                 raise RoomError("too_many_claims", "the host has too many requests to answer; try again soon")
             claim = Claim(self.next_id, sid, seat.id, now)
@@ -64,7 +73,21 @@ class Claims:
         """What the host's TV shows of the phones waiting for a "that's me" answer."""
         now = self.service.clock.monotonic_ms()
         return [{"id": c.id, "seat": c.seat_id, "name": room.seats[c.seat_id].name}
-                for c in self.waiting.get(room.code, []) if now - c.at_ms < CLAIM_TTL_MS and c.seat_id in room.seats]
+                for c in self.waiting.get(room.code, []) if now - c.at_ms < CLAIM_TTL_MS and c.seat_id in room.seats
+                and not room.seats[c.seat_id].kicked]
+
+    def drop(self, room: Room, reason: str, seat_id: int | None = None) -> None:
+        """End the claims waiting for one seat (its own phone is back: ``reason`` "back") or for every seat (the room
+        was locked: "locked"); each asking phone is told ``claim_refused`` with the reason."""
+        claims = self.waiting.get(room.code, [])
+        ended = [c for c in claims if seat_id is None or c.seat_id == seat_id]
+        if not ended:
+            return
+        self.waiting[room.code] = [c for c in claims if c not in ended]
+        room.version += 1
+        self.service.notify(room.code)
+        for claim in ended:
+            self.service.tell_phone(claim.sid, "claim_refused", {"code": room.code, "reason": reason})
 
     def left(self, sid: str) -> None:
         """A phone that asked and left: its claim goes."""
@@ -86,17 +109,17 @@ class Claims:
             raise RoomError("invalid", "accept must be true or false", "accept")
         claims = self.waiting.get(room.code, [])
         claim = next((c for c in claims if c.id == claim_id), None)
-        if claim is None:
+        if claim is None or service.clock.monotonic_ms() - claim.at_ms >= CLAIM_TTL_MS:
             raise RoomError("no_claim", "this request is no longer waiting", "claim")
         self.waiting[room.code] = [c for c in claims if c.id != claim_id]
         if not accept:
             room.version += 1
             service.notify(room.code)
-            service.tell_phone(claim.sid, "claim_refused", {"code": room.code})
+            service.tell_phone(claim.sid, "claim_refused", {"code": room.code, "reason": "refused"})
             return
         if claim.seat_id in service.connections.connected_seats(room.code):
             service.notify(room.code)
-            service.tell_phone(claim.sid, "claim_refused", {"code": room.code})
+            service.tell_phone(claim.sid, "claim_refused", {"code": room.code, "reason": "back"})
             raise RoomError("name_taken", "that person's phone came back meanwhile", "claim")
         token = secrets.token_urlsafe(24)
         service.submit(room, "takeover", {"seat": claim.seat_id, "token_hash": hash_token(token)})

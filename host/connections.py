@@ -70,6 +70,7 @@ class Connections:
         service.clocks.touch(room.code)
         if seat_id is not None:
             self.away_since.pop((room.code, seat_id), None)
+            service.claims.drop(room, "back", seat_id)  # a "that's me" for this seat from another phone ends
         room.version += 1
         service.notify(room.code)
 

@@ -8,6 +8,7 @@ refused changes nothing and one that is logged is always applied, live and on re
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -20,7 +21,7 @@ from typing import Any
 from engine import registry
 from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
 from engine.simulate import room_rng
-from host.names import has_visible, mixed_scripts, name_keys, strip_invisible
+from host.names import drop_joiners, has_visible, mixed_scripts, name_keys, strip_invisible, unshowable
 
 MAX_PLAYERS = 12
 NAME_MAX = 20
@@ -35,8 +36,9 @@ SEAT_GRACE_MAX_S = 3600
 COLOURS = 8  # Okabe-Ito palette, drawn by the front end
 SHAPES = 6  # circle, square, triangle, diamond, star, hexagon
 CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# ZERO WIDTH NON-JOINER and JOINER are part of Persian spelling ("شاهنوازی‌پور" is not "شاهنوازیپور"): they stay
-# between two letters and go anywhere else, where they could only hide a look-alike.
+# ZERO WIDTH NON-JOINER and JOINER are part of Persian spelling ("شاهنوازی‌پور" is not "شاهنوازیپور"). Names were once
+# cleaned of those not between two word characters; ``replayed_name`` still does, for old logs (``clean_name`` keeps
+# only those a script or an emoji uses: host/names.py ``drop_joiners``).
 STRAY_JOINERS = re.compile(r"(?<!\w)[\u200c\u200d]+|[\u200c\u200d]+(?!\w)|(?<=[\u200c\u200d])[\u200c\u200d]+")
 
 Effect = Callable[[], Any]  # applies a planned event; a join's gives the new seat's id
@@ -56,6 +58,39 @@ class RoomError(Exception):
         return {"code": self.code, "message": self.message, "field": self.field}
 
 
+def check_text(data: Any) -> None:
+    """RoomError ``invalid`` naming the first string of a guest's payload (a value or a key, at any depth: the field
+    is its path, ``settings.target``, ``action.answer.1``) that UTF-8 cannot carry: JSON may hold a lone surrogate
+    (``"\\ud800"``), which every hash, database write and log line would then fail on. Checked once for every socket
+    event (host/sockets.py) and every JSON body (host/web.py), before any handler reads the payload."""
+    try:  # the usual payload: one pass in C
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        return
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        pass  # a bad string, or something JSON did not give (binary): look where
+
+    def bad(text: str) -> bool:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str) and bad(value):
+            raise RoomError("invalid", f"{path or 'the payload'} is not valid text (it holds a lone surrogate)",
+                            path or None)
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in reversed(list(items)):
+            name = key.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(key, str) else str(key)
+            inner = f"{path}.{name}" if path else name
+            if isinstance(key, str) and bad(key):
+                raise RoomError("invalid", f"the key {inner} is not valid text (it holds a lone surrogate)", inner)
+            stack.append((inner, item))
+
+
 @contextmanager
 def game_errors() -> Iterator[None]:
     """Turn an engine's refusal into the room's error, with the same code, message and field."""
@@ -72,14 +107,19 @@ def hash_token(token: str) -> str:
 
 def clean_name(raw: Any) -> str:
     """A display name, normalised, or RoomError naming the problem (docs/protocol.md, `join`): NFKC, without
-    control, format and invisible characters (a ZWNJ between two letters stays), one space between words; it must
-    show a letter, digit or emoji and must not mix Latin, Cyrillic and Greek letters (look-alikes)."""
+    control, format and invisible characters (a ZWNJ or ZWJ stays only where a script or an emoji uses it:
+    host/names.py ``drop_joiners``), one space between words; it must show a letter, digit or emoji, hold nothing
+    phones show as nothing or a box (``unshowable``) and not mix Latin, Cyrillic and Greek letters (look-alikes)."""
     if not isinstance(raw, str):
         raise RoomError("invalid_name", "name must be text", "name")
     if len(raw) > NAME_RAW_MAX:
         raise RoomError("invalid_name", f"name must be at most {NAME_MAX} characters", "name")
     name = strip_invisible(unicodedata.normalize("NFKC", CONTROL_CHARS.sub("", raw)))
-    name = unicodedata.normalize("NFKC", STRAY_JOINERS.sub("", " ".join(name.split())))
+    bad = unshowable(name)
+    if bad is not None:
+        raise RoomError("name_bad_character", f"a name must not hold {bad!a}, which phones show as nothing or as a box",
+                        "name")
+    name = unicodedata.normalize("NFKC", drop_joiners(" ".join(name.split())))
     name = " ".join(name.split())
     if not name:
         raise RoomError("invalid_name", "name must not be empty", "name")
@@ -131,6 +171,8 @@ class Seat:
     team: int | None = None  # the team chosen in the lobby, for games played in teams
     sits_out: bool = False  # a player who watches the next game ("I'll watch this one", or the host's swap)
     old_token_hashes: list[str] = field(default_factory=list)  # tokens of phones this seat moved away from
+    played: bool = False  # has had a place in a game (a seat that never had one may be freed: ``_plan_free``)
+    freed: bool = False  # given up by the room for a newcomer (``kicked`` too: it is no longer in the room)
 
     @property
     def name_keys(self) -> tuple[str, str, str]:
@@ -396,11 +438,11 @@ class Room:
             raise RoomError("room_locked", "the room is locked: ask the host to unlock it")
         if not self.replaying and self.is_name_taken(name):
             raise RoomError("name_taken", f"the name {name!r} is taken in this room", "name")
-        if role == "player" and len(self.players()) >= MAX_PLAYERS:
-            raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")
         language = data.get("language")
         if language is not None and language not in LANGUAGES:
             raise RoomError("invalid_language", f"language must be one of {', '.join(LANGUAGES)}", "language")
+        if role == "player" and len(self.players()) >= MAX_PLAYERS:  # checked last: the service may then free a
+            raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")  # seat, try again
         token_hash = data["token_hash"]
         colour, shape = self._free_look()
 
@@ -484,6 +526,20 @@ class Room:
                         if slot.team is not None:
                             slot.name = self.team_name(slot.team)
                 session.seats_changed(data.get("gt", self.game_ms))
+
+        return effect
+
+    def _plan_free(self, data: dict[str, Any]) -> Effect:
+        """The room gives up the seat of a player who never had a place in a game, for a newcomer (the service does
+        it only when the room is full and that player's phone has been gone longer than the seat grace: docs/seats.md,
+        "Freed"). The seat leaves the room as a kicked one does; its phone, if it comes back, is told ``seat_freed``."""
+        seat = self._seat(data)
+        if seat.role != "player" or seat.played:
+            raise RoomError("invalid", "only the seat of a player who never played is freed", "seat")
+
+        def effect() -> None:
+            seat.kicked = seat.freed = True
+            self.reindex()
 
         return effect
 
@@ -671,6 +727,7 @@ class Room:
 
         def enlist() -> None:
             seat.team = team
+            seat.played = True
             slot.team = [*(slot.team or []), seat.id]
             slot.seat_id = slot.team[0]
             slot.name = self.team_name(slot.team)
@@ -739,6 +796,9 @@ class Room:
                 self.seats[seat_id].team = team
             for seat in self.seats.values():  # "I'll watch this one" is for one game
                 seat.sits_out = False
+            for slot in slots:
+                for member in slot.members:
+                    self.seats[member].played = True
             self.session = GameSession(game_id, game, state, slots, settings, seed)
             self.games_started += 1
             self.paused = False

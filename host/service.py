@@ -300,18 +300,46 @@ class RoomService:
             raise RoomError("replaced", "your seat moved to another phone", "token")
         if seat is None:
             raise RoomError("bad_token", "this phone has no seat in the room", "token")
+        if seat.freed:
+            raise RoomError("seat_freed", "you were away before playing and your place went to someone who came: "
+                            "join again", "token")
         if seat.kicked:
             raise RoomError("kicked", "the host removed you from this room")
         return seat.id
+
+    def making_room(self, room: Room, submit: Callable[[], Any]) -> Any:
+        """``submit()`` (a join, or a spectator coming in to play); refused ``room_full``, once a seat is freed
+        (``free_seat``) it is tried again: twelve guests who joined and left must not keep the room full until the
+        host kicks each."""
+        try:
+            return submit()
+        except RoomError as error:
+            if error.code != "room_full" or not self.free_seat(room):
+                raise
+        return submit()
+
+    def free_seat(self, room: Room) -> bool:
+        """Free the seat of a player who never had a place in a game and whose phone has been gone longer than the
+        room's seat grace (the one gone longest), logged as ``free`` (docs/seats.md, "Freed"); False if there is
+        none. A seat that played keeps its place (its score, its house) however long its phone is gone."""
+        with self.locks[room.code]:
+            away = self.connections.away_since
+            idle = [s for s in room.players() if not s.played and self.connections.gone(room, s.id)]
+            if not idle:
+                return False
+            seat = min(idle, key=lambda s: (away.get((room.code, s.id), 0), s.id))
+            self.submit(room, "free", {"seat": seat.id})
+            away.pop((room.code, seat.id), None)
+            return True
 
     def join(self, room: Room, name: Any, role: Any, language: Any = None) -> tuple[int, str]:
         """Seat a new person; returns the seat id and the seat token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
         if role == "spectator" and room.spectator_count() >= self.max_spectators:
             raise RoomError("audience_full", f"the room already has {self.max_spectators} spectators", "role")
+        data = {"name": name, "role": role, "language": language, "token_hash": hash_token(token)}
         try:  # the seat's id as the join gave it: read after the lock, another join may have come in between
-            seat_id = self.submit(room, "join", {"name": name, "role": role, "language": language,
-                                                 "token_hash": hash_token(token)})
+            seat_id = self.making_room(room, lambda: self.submit(room, "join", dict(data)))
         except RoomError as error:
             held = room.seat_named(clean_name(name)) if error.code == "name_taken" else None
             if held is not None and held.id not in self.connections.connected_seats(room.code):
@@ -335,7 +363,9 @@ class RoomService:
             unknown = [p for p in data["packs"] if not isinstance(p, str) or not self.library.has(p, room.owner)]
             if unknown:
                 raise RoomError("unknown_pack", f"no such pack: {unknown[0]!r}", "packs")
-        self.submit(room, kind, data)
+        self.making_room(room, lambda: self.submit(room, kind, data))  # a spectator the host brings in to play
+        if kind == "lock" and room.locked:  # a locked room takes no one: the "that's me" waiting end
+            self.claims.drop(room, "locked")
         if kind == "start":
             self.connections.new_game(room.code)
         if kind == "kick":

@@ -18,7 +18,7 @@ from flask_socketio import Namespace
 from socketio.packet import Packet
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from host.room import RoomError, normalise_code
+from host.room import RoomError, check_text, normalise_code
 
 log = logging.getLogger("throneroom.sockets")
 
@@ -195,6 +195,7 @@ class SafeNamespace(Namespace):
             if handler is None:
                 return refuse(RoomError("unknown_event", f"unknown event {str(event)[:40]!r}"))
             try:
+                check_text(payload)  # a lone surrogate anywhere: ``invalid`` naming it, before any handler reads it
                 return handler(payload)
             except RoomError as error:
                 return refuse(error)

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, make_respons
 
 from engine.registry import LOBBY_ORDER
 from host.i18n import all_catalogs, best_language, direction, translate
-from host.room import LANGUAGES, RoomError, is_room_code
+from host.room import LANGUAGES, RoomError, check_text, is_room_code
 from questions.model import MAX_FILE_BYTES, Problem, shown
 
 bp = Blueprint("host", __name__)
@@ -35,6 +35,15 @@ def page_context(page: str, **extra: Any) -> dict[str, Any]:
         "public_url": runtime.public_url,
         **extra,
     }
+
+
+def json_body() -> Any:
+    """The request's JSON body (None without one), as every endpoint that takes one reads it: a body whose strings
+    UTF-8 cannot carry (a lone surrogate) is refused ``400 invalid`` naming the field (``room_error``), as socket
+    events are (host/room.py ``check_text``). Read only by the endpoints that take JSON, after their rate limit."""
+    body = request.get_json(silent=True)
+    check_text(body)
+    return body
 
 
 @bp.get("/")
@@ -76,7 +85,7 @@ def create_room() -> Any:
     identity, and so its host's packs (docs/packs.md)."""
     runtime = current_app.extensions["throneroom"]
     runtime.limits.hit("room", request.remote_addr)  # refusals: ``room_error`` (429, or 503 for no_code)
-    body = request.get_json(silent=True)
+    body = json_body()
     code, host_token = runtime.service.create_room(body.get("from") if isinstance(body, dict) else None)
     return jsonify({"code": code, "host_token": host_token}), 201
 
@@ -280,7 +289,7 @@ def share_pack(pack_id: str) -> Any:
     from questions.store import set_shared
 
     service, key = owned_pack(pack_id)
-    body = request.get_json(silent=True)
+    body = json_body()
     shared = body.get("shared") if isinstance(body, dict) else None
     if not isinstance(shared, bool):
         refused(400, "invalid", "shared must be true or false", "shared")

@@ -50,7 +50,8 @@ class PlayerNamespace(SafeNamespace):
         """``{out}``: watch the next game (true) or play it (false); a spectator asking to play becomes a player."""
         data = payload_dict(data, "out")
         room, seat_id = self._require_seat()
-        runtime().service.submit(room, "sit_out", {"seat": seat_id, "out": data["out"]})
+        service = runtime().service  # a spectator asking to play in a full room may take a seat left unused
+        service.making_room(room, lambda: service.submit(room, "sit_out", {"seat": seat_id, "out": data["out"]}))
         return ok()
 
     def on_rename(self, data: Any) -> dict[str, Any]:

@@ -272,3 +272,116 @@ def test_a_claimed_answer_time_that_is_not_finite_is_refused_or_ignored():
         assert errcode(answer) == "invalid" and answer["error"]["field"] == "ms", answer
     for event in service.store.events(code):
         json.dumps(event.data, allow_nan=False)
+
+
+# ----- 6. strings that cannot be text (issue [16]) -----
+
+SURROGATE = "\ud800"  # a lone surrogate: JSON may carry it ("\ud800"), UTF-8 cannot
+
+
+@pytest.mark.parametrize(("event", "data", "field"), [
+    ("hello", {"code": "ABCD", "token": SURROGATE}, "token"),
+    ("hello", {"code": SURROGATE, "token": "x"}, "code"),
+    ("join", {"code": "ABCD", "name": "Ana" + SURROGATE, "role": "player"}, "name"),
+    ("join", {"code": "ABCD", "name": "Ana", "role": "player", "language": "\udfff"}, "language"),
+    ("claim", {"code": "ABCD", "name": SURROGATE}, "name"),
+    ("action", {"action": {"answer": [1, {"x": SURROGATE}]}}, "action.answer.1.x"),
+    ("ping", {"t": 1, SURROGATE: 2}, "\\ud800"),
+], ids=lambda v: ascii(v) if isinstance(v, str) else None)
+def test_a_string_utf8_cannot_carry_is_refused_as_invalid_naming_its_field(event: str, data: Any, field: str,
+                                                                          caplog: pytest.LogCaptureFixture):
+    harness = Harness()
+    code, _ = harness.host_room()
+    data = {k: (code if v == "ABCD" else v) for k, v in data.items()}
+    phone = harness.phone()
+    answer = emit(phone, event, data)
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid", answer
+    assert answer["error"]["field"] == field, answer
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+def test_a_tv_control_or_a_seated_phone_with_a_surrogate_is_refused_and_nothing_is_logged(
+        caplog: pytest.LogCaptureFixture):
+    harness = Harness()
+    code, tv = harness.host_room()
+    ana, _ = harness.join(code, "Ana")
+    before = list(harness.service.store.events(code))
+    answer = control(tv, "settings", game="tally", settings={"target": SURROGATE})
+    assert errcode(answer) == "invalid" and answer["error"]["field"] == "settings.target", answer
+    answer = tv.emit("watch", {"code": code, "host_token": SURROGATE}, namespace="/tv", callback=True)
+    assert errcode(answer) == "invalid" and answer["error"]["field"] == "host_token", answer
+    answer = emit(ana, "rename", {"name": "Bob" + SURROGATE})
+    assert errcode(answer) == "invalid" and answer["error"]["field"] == "name", answer
+    assert list(harness.service.store.events(code)) == before
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+def test_a_json_body_with_a_surrogate_is_refused_with_400_naming_the_field(caplog: pytest.LogCaptureFixture):
+    harness = Harness()
+    code, _ = harness.host_room()
+    client = harness.app.test_client()
+    for body, field in (({"from": {"code": code, "host_token": SURROGATE}}, "from.host_token"),
+                        ({"from": {"code": SURROGATE}}, "from.code"), ([SURROGATE], "0")):
+        response = client.post("/api/rooms", data=json.dumps(body), content_type="application/json")
+        assert response.status_code == 400, (body, response.status_code, response.data[:300])
+        error = response.get_json()["error"]
+        assert error["code"] == "invalid" and error["field"] == field, error
+    assert client.post("/api/rooms", json={"from": {"code": code, "host_token": "wrong"}}).status_code == 201
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+# ----- 7. names that show nothing, or show as another (issue [16]) -----
+
+@pytest.mark.parametrize("blank", [
+    "\U0001d159",  # MUSICAL SYMBOL NULL NOTEHEAD: a symbol without ink
+    "\ufffc",  # OBJECT REPLACEMENT CHARACTER
+    "\ufdfd",  # an Arabic ligature most phones draw as nothing or a box
+    "\ufdd0",  # a noncharacter
+    "\uffff",  # a noncharacter
+    "\u0378",  # unassigned
+    "\ue000",  # private use
+    "\U0010fffd",  # private use, plane 16
+], ids=ascii)
+def test_a_name_of_characters_that_show_nothing_or_a_box_is_refused(blank: str):
+    harness = Harness()
+    code, _ = harness.host_room()
+    harness.join(code, "Ana")
+    for name, refusals in ((blank, ("invalid_name", "name_invisible", "name_bad_character")),
+                           (blank * 3, ("invalid_name", "name_invisible", "name_bad_character")),
+                           ("Ana" + blank, ("name_taken", "name_bad_character"))):  # never a second "Ana"
+        answer = emit(harness.phone(), "join", {"code": code, "name": name, "role": "player"})
+        assert errcode(answer) in refusals, (ascii(name), answer)
+        assert answer["error"]["field"] == "name"
+    assert [s.name for s in harness.service.room(code).active_seats()] == ["Ana"]
+
+
+@pytest.mark.parametrize("other", [
+    "An\u200da",  # ZERO WIDTH JOINER between Latin letters
+    "An\u200ca",  # ZERO WIDTH NON-JOINER between Latin letters
+    "A\u200dn\u200da",
+], ids=ascii)
+def test_a_joiner_between_letters_of_a_script_that_does_not_use_it_hides_nothing(other: str):
+    harness = Harness()
+    code, _ = harness.host_room()
+    harness.join(code, "Ana")
+    answer = emit(harness.phone(), "join", {"code": code, "name": other, "role": "player"})
+    assert errcode(answer) == "name_taken", answer
+    assert clean_name(other) == "Ana"
+
+
+@pytest.mark.parametrize("name", [
+    "\U0001f469\u200d\U0001f4bb",  # woman technologist: an emoji ZWJ sequence
+    "\U0001f3f3\ufe0f\u200d\U0001f308",  # rainbow flag
+    "\U0001f9d1\U0001f3fd\u200d\U0001f4bb",  # technologist, medium skin tone
+    "Ana \U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family
+    "\u0915\u094d\u200d\u0937",  # Devanagari with a ZWJ (half form)
+    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian with a ZWNJ
+    "\U0001fae8",  # SHAKING FACE, Unicode 15: newer than this Python's Unicode data, an emoji all the same
+], ids=ascii)
+def test_joiners_in_emoji_and_in_scripts_that_use_them_stay(name: str):
+    kept = clean_name(name)
+    assert "\u200d" in kept or "\u200c" in kept or name == "\U0001fae8", ascii(kept)
+    harness = Harness()
+    code, _ = harness.host_room()
+    _, answer = harness.join(code, name)
+    assert harness.service.room(code).seats[answer["seat"]].name == kept

@@ -280,20 +280,28 @@
       watchers, grace);
   }
 
-  /* "That's me": a phone says it is someone whose phone is gone; the host confirms with one tap (any screen). */
+  /* "That's me": a phone says it is someone whose phone is gone; the host confirms with one tap (any screen). One
+   * line at the foot of the screen however many ask (the server keeps one request per name): the oldest request
+   * with its two buttons, and how many more wait. The buttons of a request just shown are held for a second, so a
+   * tap meant for the one before (answered, or ended by its person's phone coming back) does not answer it. */
   function renderClaims() {
     let box = document.getElementById("claims");
     const claims = isHost ? state.claims || [] : [];
     if (!claims.length) { if (box) box.remove(); return; }
     if (!box) { box = h("div", {id: "claims", class: "claims", role: "alertdialog", "data-overlay": ""}); document.body.append(box); }
-    const key = JSON.stringify([claims, TR.lang]);
+    const c = claims[0];
+    const key = JSON.stringify([c, claims.length, TR.lang]);
     if (box.dataset.key === key) return;  /* the buttons stay under the host's finger while states come and go */
+    const fresh = box.dataset.claim !== String(c.id);
     box.dataset.key = key;
-    clear(box, claims.slice(0, 3).map((c) => h("div", {class: "claim", "data-claim": c.id},
-      h("p", null, t("tv.claim_title", {name: TR.iso(c.name)})),
-      h("div", {class: "row"},
-        h("button", {class: "primary", "data-claim-yes": c.id, onclick: () => control("claim", {claim: c.id, accept: true})}, t("tv.claim_yes")),
-        h("button", {"data-claim-no": c.id, onclick: () => control("claim", {claim: c.id, accept: false})}, t("tv.claim_no"))))));
+    box.dataset.claim = String(c.id);
+    const buttons = [
+      h("button", {class: "primary", "data-claim-yes": c.id, disabled: fresh, onclick: () => control("claim", {claim: c.id, accept: true})}, t("tv.claim_yes")),
+      h("button", {"data-claim-no": c.id, disabled: fresh, onclick: () => control("claim", {claim: c.id, accept: false})}, t("tv.claim_no"))];
+    if (fresh) setTimeout(() => buttons.forEach((b) => { b.disabled = false; }), 1000);
+    clear(box, h("div", {class: "claim", "data-claim": c.id},
+      h("p", null, t("tv.claim_title", {name: TR.iso(c.name)})), buttons,
+      claims.length > 1 ? h("span", {class: "claims-more", id: "claims-more"}, t("tv.claims_more", {n: claims.length - 1})) : null));
   }
 
   /* During a game the side panel keeps its room for the QR code: the people in the room collapse to their marks

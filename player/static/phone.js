@@ -354,6 +354,11 @@
     if (answer.error.code === "replaced") { replaced(); return; }
     if (answer.error.code === "unknown_room") { noRoom(); return; }
     if (answer.error.code === "bad_token") storage.remove("seat." + code);
+    if (answer.error.code === "seat_freed") {  /* gone too long before playing: a newcomer took the place */
+      storage.remove("seat." + code);
+      seated = false;
+      typed = {name: null, error: answer.error};
+    }
     joinForm();
   }
 
@@ -377,9 +382,11 @@
     lastKey = null;
     redraw();
   });
-  socket.on("claim_refused", () => {
+  socket.on("claim_refused", (data) => {  /* the host said no, the person's own phone is back, or the room was locked */
     if (unseated !== "claim") return;
-    typed = {name: typed.name, error: {code: "claim_refused", message: ""}};
+    const reason = data && data.reason;
+    const why = reason === "back" ? "name_taken" : reason === "locked" ? "room_locked" : "claim_refused";
+    typed = {name: typed.name, error: {code: why, message: ""}};
     joinForm();
   });
   socket.on("disconnect", () => { ready = false; });
