@@ -94,7 +94,8 @@ class Server:
                 # every simulated phone and room comes from this one address: the per-address limits would stop the
                 # load long before the server does (docs/security.md)
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
-                "--max-spectators", "100000"]
+                "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off", "--control-rate", "off",
+                "--connections-per-address", "off", "--max-spectators", "100000"]
         if self.test_games:
             args += ["--games-module", "bench.games"]  # Buzz, the fair-timing game
         if self.seed is not None:
@@ -209,6 +210,7 @@ class Cluster:
                 "--database-url", self.database_url, "--message-queue", self.redis.url, "--public-url", self.url,
                 "--timer-scale", str(self.timer_scale), "--quiet",
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
+                "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off", "--control-rate", "off",
                 "--max-spectators", "100000"]
         if self.seed is not None:
             args += ["--seed", str(self.seed)]

@@ -296,6 +296,24 @@ class Context:
 
 
 Needs = dict[str, int | list[int]]  # Game.needs: per question type a count, or a typical [lowest, highest]
+MAX_DRAW = 200  # the most questions of each kind a game takes from a room's packs unless it says (Game.draw)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """How many of a room's questions a game's ``prepare`` takes at most, and how (``Game.draw``): the room reads
+    only such a sample from its packs, never whole packs (a pack may hold 20,000 questions, a room may choose 50).
+
+    The sample holds up to ``most`` questions the room has not seen (per kind, numeric and multiple choice, with
+    ``by_kind``; else in all), then, if they are fewer, seen ones up to ``most``: the first ones in the packs' order
+    (``in_order``), else drawn at random from the start's seed, with ``categories`` as many of each category as a
+    deck whose categories take turns holds. The sample comes in the packs' order; a pool no larger than ``most`` is
+    given whole, so the game draws from it exactly as from all the questions."""
+
+    most: int
+    by_kind: bool = False
+    in_order: bool = False
+    categories: bool = False
 
 
 class AudienceQuestion(TypedDict):
@@ -323,13 +341,19 @@ class Game(ABC, Generic[S, A]):
 
     def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None) -> Json:
         """JSON-ready content the game needs from outside, fixed when the game starts. ``supply`` is what the room
-        offers: for quiz games ``{"questions": [entries with .id, .question], "seen": set of ids}``."""
+        offers: for quiz games ``{"questions": [entries with .id, .question], "seen": set of ids}``, the entries a
+        sample of the chosen packs' questions as ``draw`` asks."""
         return None
 
     def needs(self) -> Needs:
         """How many questions of each type one game may ask (empty: the game asks none): a count, or a typical
         [lowest, highest] the lobby shows."""
         return {}
+
+    def draw(self, settings: Mapping[str, Any]) -> Draw:
+        """What ``prepare`` takes of the room's questions with these settings (``Draw``): by default at most
+        MAX_DRAW of each kind, at random."""
+        return Draw(MAX_DRAW, by_kind=True)
 
     @abstractmethod
     def setup(self, slots: Sequence[Slot], ctx: Context, now_ms: int) -> S:

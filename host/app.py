@@ -39,6 +39,10 @@ DEFAULTS: dict[str, Any] = {
     "JOIN_RATE": None,  # joins from one address (new seats and "that's me")
     "WATCH_RATE": None,  # TV screens one address may open
     "UPLOAD_RATE": None,  # pack uploads from one address
+    "PREVIEW_RATE": None,  # pack previews from one address
+    "RENAME_RATE": None,  # renames from one address
+    "SEAT_RATE": None,  # a phone's other changes of its seat: language, team, sitting out
+    "CONTROL_RATE": None,  # host controls from one address
     "RATE_STORAGE": "memory://",  # where the counts are kept (any ``limits`` storage URI)
     "MAX_SPECTATORS": 500,  # per room
     "MAX_WATCHERS": 8,  # TV screens per room besides the host's own

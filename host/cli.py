@@ -134,6 +134,14 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
                         "(default 30/minute)")
     limits.add_argument("--upload-rate", type=rate, metavar="RATE", help="pack uploads from one address "
                         "(default 10/minute;60/hour)")
+    limits.add_argument("--preview-rate", type=rate, metavar="RATE", help="pack previews from one address "
+                        "(default 60/minute;600/hour)")
+    limits.add_argument("--rename-rate", type=rate, metavar="RATE", help="renames from one address "
+                        "(default 10/minute;60/hour)")
+    limits.add_argument("--seat-rate", type=rate, metavar="RATE", help="a phone's changes of language, team or "
+                        "sitting out from one address (default 30/minute;300/hour)")
+    limits.add_argument("--control-rate", type=rate, metavar="RATE", help="host controls from one address "
+                        "(default 120/minute;1200/hour)")
     limits.add_argument("--rate-storage", default=None if behind_proxy else "memory://", metavar="URI",
                         help="where rate counts are kept: memory:// or a redis:// URI (default: " +
                         ("the message queue's Redis, shared by the workers)" if behind_proxy else "memory://)"))
@@ -918,7 +926,8 @@ def serve(args: argparse.Namespace) -> int:
             "INCLUDE_UNLISTED_GAMES": bool(args.games_module),  # a module's games are there to be played
             "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
             "ROOM_RATE": args.room_rate, "JOIN_RATE": args.join_rate, "WATCH_RATE": args.watch_rate,
-            "UPLOAD_RATE": args.upload_rate,
+            "UPLOAD_RATE": args.upload_rate, "PREVIEW_RATE": args.preview_rate, "RENAME_RATE": args.rename_rate,
+            "SEAT_RATE": args.seat_rate, "CONTROL_RATE": args.control_rate,
             "RATE_STORAGE": args.rate_storage, "MAX_SPECTATORS": args.max_spectators,
             "MAX_WATCHERS": args.max_watchers, "ROOM_TTL_HOURS": args.room_ttl_hours,
             "ALLOWED_HOSTS": tuple(args.allowed_host), "TRUST_PROXY": args.trust_proxy,

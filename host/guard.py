@@ -1,7 +1,8 @@
 """What keeps one guest from spoiling the evening for the others (docs/security.md): rate limits per client
 address, and the check that every request names this server by one of its own names.
 
-- ``RateLimits``: how often one address may create a room, join one, watch one and upload a pack, counted by the ``limits`` library
+- ``RateLimits``: how often one address may create a room, join one, watch one, upload a pack, preview one, rename a
+  seat, change its language, team or sitting out, and send host controls, counted by the ``limits`` library
   (the engine of Flask-Limiter, which also counts Socket.IO events; memory storage by default, any ``limits``
   storage URI, such as Redis, for several processes).
 - ``HostCheck``: a WSGI middleware in front of everything (pages, the API, Socket.IO): a request whose ``Host`` is
@@ -28,6 +29,10 @@ RATE_KINDS = {  # kind -> (setting, default, what a refusal says)
     "join": ("JOIN_RATE", "20/minute;200/hour", "too many joins from this device"),
     "watch": ("WATCH_RATE", "30/minute", "this device opened too many TV screens"),
     "upload": ("UPLOAD_RATE", "10/minute;60/hour", "this device uploaded too many packs"),
+    "preview": ("PREVIEW_RATE", "60/minute;600/hour", "this device asked for too many pack previews"),
+    "rename": ("RENAME_RATE", "10/minute;60/hour", "this device changed names too often"),
+    "seat": ("SEAT_RATE", "30/minute;300/hour", "this device changed its language, team or sitting out too often"),
+    "control": ("CONTROL_RATE", "120/minute;1200/hour", "this device sent too many host controls"),
 }
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -22,6 +22,7 @@ from typing import Any
 
 import questions.store
 from engine import registry
+from engine.core import Rng
 from host.audience import Audience, AudienceError
 from host.claims import Claims
 from host.clocks import GRACE_MS, Clocks
@@ -48,6 +49,7 @@ HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", 
 PUBLIC_VIEW_FRESH_MS = 250  # a phone's public view at one room version is built once in this time (phone_public_view)
 SUPPLY_FRESH_MS = 1000  # how long a lobby's list of packs is kept (pack_supply)
 SUPPLY_KEPT = 1000  # and how many lists at most (one per host and choice of packs)
+DRAW_SALT = 0xD7A3  # a start's sample of the packs is drawn from its seed with this (Library.draw)
 ROOM_TTL_MS = 48 * 3600 * 1000  # a room without activity this long is deleted (docs/security.md); a restart restores
 # the rooms active within it
 MAX_SPECTATORS = 500  # per room (a setting): every spectator is in the TV's state
@@ -399,8 +401,13 @@ class RoomService:
             if room.packs and not chosen:  # never other questions instead: not even the top-up's alone
                 raise RoomError("invalid_settings", "the chosen question packs are gone (deleted, or no longer "
                                 "shared): choose others", "packs")
-            supply = {"questions": self.library.entries(chosen),
-                      "top_up": self.library.entries(self.library.default_packs(room.language)),
+            # only a sample of the packs is read, as the game asks (engine.core.Draw): a pack may hold 20,000
+            # questions and a room may choose 50; the other rooms run between the packs' reads
+            how, rng = game.draw(room.game_settings(game.info.id)), Rng(seed ^ DRAW_SALT)
+            supply = {"questions": self.library.draw(chosen, how, room.seen_questions, rng, room.code,
+                                                     self.yield_now),
+                      "top_up": self.library.draw(self.library.default_packs(room.language), how,
+                                                  room.seen_questions, rng, room.code, self.yield_now),
                       "seen": room.seen_questions}
         with game_errors():
             return game.prepare(room.game_settings(game.info.id), seed, supply)
@@ -553,7 +560,11 @@ class RoomService:
             result["storage"] = self.audience.trouble(room.code) if as_host else None  # answers unsaved: warn the host
             result["epoch"] = self.epoch
             if room.phase == "lobby":
-                result["questions"] = self.pack_supply(room)
+                supply = self.pack_supply(room)
+                if not as_host:  # the packs offered to the host's screen include its private uploads: the others
+                    # learn only what the room plays (a pack's id is what its images are fetched by)
+                    supply = {**supply, "packs": [p for p in supply["packs"] if p["id"] in supply["selected"]]}
+                result["questions"] = supply
             if room.phase != "playing":  # who plays the next game, and whose phone has been gone too long to
                 result["lineup"] = {"seats": self.lineup(room),  # be given a seat
                                     "gone": [s["id"] for s in result["players"]

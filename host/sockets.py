@@ -290,6 +290,7 @@ class TvNamespace(SafeNamespace):
         control = data["control"]
         if control not in CONTROLS:
             raise RoomError("invalid", f"control must be one of {', '.join(CONTROLS)}", "control")
+        rt.limits.hit("control", request.remote_addr)  # each is logged and broadcast, a start draws questions
         room = rt.service.room(code)
         if control == "skip":
             rt.service.skip(room)

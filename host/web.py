@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import Any, NoReturn
 
@@ -112,16 +113,23 @@ def join_url(code: str) -> str:
     return f"{current_app.extensions['throneroom'].public_url}/join/{code}"
 
 
+@functools.lru_cache(maxsize=512)
+def qr_of(url: str) -> bytes:
+    """The SVG of a QR code of ``url``: drawing one takes milliseconds on the loop, and a TV asks for its own again
+    and again."""
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathFillImage, border=2,
+                        error_correction=qrcode.constants.ERROR_CORRECT_M)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return buffer.getvalue()
+
+
 @bp.get("/qr/<code>.svg")
 def qr_svg(code: str) -> Response:
     """The QR code of a room's join URL, as SVG (black on white, with a quiet zone)."""
     if not is_room_code(code):
         abort(404)
-    image = qrcode.make(join_url(code), image_factory=qrcode.image.svg.SvgPathFillImage, border=2,
-                        error_correction=qrcode.constants.ERROR_CORRECT_M)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response = Response(qr_of(join_url(code)), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
 
@@ -144,14 +152,23 @@ def campaign_map(map_id: str) -> Any:
 def pack_media(pack_id: str, name: str) -> Response:
     """An image of an uploaded pack (a .zip's, questions/archive.py), for the TV: its stored media type, never
     sniffed, cached for a year (a pack's images never change; a deleted pack's uuid is never given again). Only by
-    the pack's uuid: that key of 128 random bits is what a room is given with the questions it plays, and packs from
-    before uuids (``db:<number>``) have no images. 404 for anything else."""
+    the pack's uuid, and only to a room that plays the pack: ``?room=CODE`` names a room whose chosen packs hold it
+    (the questions a room draws carry it in their image URLs, questions/library.py ``Entry.image_url``), so a pack's
+    id alone, or a room that is only offered the pack, gets nothing; packs from before uuids (``db:<number>``) have
+    no images. 404 for anything else."""
     from questions.store import load_image
 
     key = pack_id[3:] if pack_id.startswith("db:") else ""
     if len(key) != 32 or len(name) > 200:
         abort(404)
-    found = load_image(current_app.extensions["throneroom"].service.store.engine, key, name)
+    service = current_app.extensions["throneroom"].service
+    try:
+        room = service.room(request.args.get("room", ""))
+    except RoomError:
+        abort(404)
+    if pack_id not in (room.packs or ()):
+        abort(404)
+    found = load_image(service.store.engine, key, name)
     if found is None:
         abort(404)
     media_type, data = found
@@ -237,14 +254,18 @@ def upload_pack() -> Any:
 @bp.get("/api/packs/<pack_id>")
 def preview_pack(pack_id: str) -> Any:
     """The first questions of a pack, for the host to look at (prompts and options, never the answers: the TV
-    is in front of everyone). Only a pack the room is offered (its owner's, or shared): another is not there."""
-    library, owner = packs_of(host_room())
-    pack = library.pack(pack_id, owner)
-    if pack is None:
+    is in front of everyone). Only a pack the room is offered (its owner's, or shared): another is not there. It
+    reads the pack's count and its first 20 questions, never the whole pack, and is counted against the address's
+    preview rate (docs/security.md)."""
+    room = host_room()
+    current_app.extensions["throneroom"].limits.hit("preview", request.remote_addr)
+    library, owner = packs_of(room)
+    preview = library.preview(pack_id, owner)
+    if preview is None:
         abort(404)
-    return jsonify({"ok": True, "name": pack.name, "language": pack.language, "count": len(pack.questions),
+    return jsonify({"ok": True, "name": preview["name"], "language": preview["language"], "count": preview["count"],
                     "questions": [{"type": q.type, "prompt": q.prompt, "options": list(q.options),
-                                   "category": q.category} for q in pack.questions[:20]]})
+                                   "category": q.category} for q in preview["questions"]]})
 
 
 def owned_pack(pack_id: str) -> tuple[Any, str]:

@@ -50,6 +50,7 @@ class PlayerNamespace(SafeNamespace):
         """``{out}``: watch the next game (true) or play it (false); a spectator asking to play becomes a player."""
         data = payload_dict(data, "out")
         room, seat_id = self._require_seat()
+        runtime().limits.hit("seat", request.remote_addr)  # logged and broadcast: within a rate (docs/security.md)
         service = runtime().service  # a spectator asking to play in a full room may take a seat left unused
         service.making_room(room, lambda: service.submit(room, "sit_out", {"seat": seat_id, "out": data["out"]}))
         return ok()
@@ -60,6 +61,7 @@ class PlayerNamespace(SafeNamespace):
         room, seat_id = self._require_seat()
         if room.seats[seat_id].name == clean_name(data["name"]):
             return ok()  # the name it has: nothing to log
+        runtime().limits.hit("rename", request.remote_addr)  # logged and broadcast: within a rate (docs/security.md)
         runtime().service.submit(room, "rename", {"seat": seat_id, "name": data["name"]})
         return ok()
 
@@ -67,6 +69,7 @@ class PlayerNamespace(SafeNamespace):
         """``{language}``: this phone's own language."""
         data = payload_dict(data, "language")
         room, seat_id = self._require_seat()
+        runtime().limits.hit("seat", request.remote_addr)
         runtime().service.submit(room, "seat_language", {"seat": seat_id, "language": data["language"]})
         return ok()
 
@@ -76,6 +79,7 @@ class PlayerNamespace(SafeNamespace):
         a pick never carries who agreed (``by``)."""
         data = payload_dict(data, "team")
         room, seat_id = self._require_seat()
+        runtime().limits.hit("seat", request.remote_addr)
         return ok(**runtime().service.houses.ask(room, seat_id, data["team"], request.sid))
 
     def on_house_answer(self, data: Any) -> dict[str, Any]:

@@ -12,17 +12,19 @@ not there. ``viewer`` None sees every pack (the server itself, the command line)
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from sqlalchemy import Engine
 
+from engine.core import Draw, Rng
 from questions.formats import read_pack
 from questions.model import Pack, PackError, Question
-from questions.store import is_key, list_packs, load_pack, pack_access
+from questions.store import is_key, list_packs, load_pack, pack_access, preview_pack, stored_pack
 
 BUILTIN_DIR = Path(__file__).with_name("packs")
 log = logging.getLogger("throneroom.packs")
@@ -35,6 +37,7 @@ class Entry:
     id: str
     language: str
     question: Question
+    room: str | None = None  # the room that drew it (``Library.draw``): its images are served to that room only
 
     @property
     def pack_id(self) -> str:
@@ -43,10 +46,11 @@ class Entry:
 
     @property
     def image_url(self) -> str | None:
-        """Where the TV loads the question's image (host/web.py serves the pack's images), if it has one."""
+        """Where the TV loads the question's image (host/web.py serves a pack's images to a room that plays it, which
+        the URL names), if it has one."""
         if not self.question.image:
             return None
-        return f"/packs/{self.pack_id}/media/{quote(self.question.image)}"
+        return f"/packs/{self.pack_id}/media/{quote(self.question.image)}" + (f"?room={self.room}" if self.room else "")
 
 
 def visible(owner: str | None, shared: bool, viewer: str | None) -> bool:
@@ -64,6 +68,98 @@ def builtin_packs() -> dict[str, Pack]:
         except PackError as error:  # a broken built-in file must not take the server down; the tests catch it
             log.error("built-in pack %s is not valid: %s", path.name, error)
     return packs
+
+
+Stratum = tuple[str | None, str | None]  # (type, category), None for any: the unit a draw counts in
+
+
+class Source(Protocol):
+    """A pack as a draw reads it (questions/store.py ``StoredPack`` has the database's; ``MemoryPack`` here)."""
+
+    language: str
+
+    def census(self) -> dict[tuple[str, str], int]: ...
+
+    def strata_of(self, positions: list[int]) -> dict[int, tuple[str, str]]: ...
+
+    def ranks(self, stratum: Stratum, positions: list[int]) -> dict[int, int]: ...
+
+    def at_ranks(self, stratum: Stratum, ranks: list[int]) -> list[int]: ...
+
+    def questions(self, positions: list[int]) -> dict[int, Question]: ...
+
+
+class MemoryPack:
+    """A built-in pack (in memory) read as ``StoredPack`` reads a stored one."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.language = pack.language
+
+    def census(self) -> dict[tuple[str, str], int]:
+        counts: dict[tuple[str, str], int] = {}
+        for q in self.pack.questions:
+            counts[(q.type, q.category)] = counts.get((q.type, q.category), 0) + 1
+        return counts
+
+    def strata_of(self, positions: list[int]) -> dict[int, tuple[str, str]]:
+        questions = self.pack.questions
+        return {p: (questions[p].type, questions[p].category) for p in positions if 0 <= p < len(questions)}
+
+    def _stratum(self, stratum: Stratum) -> list[int]:
+        kind, category = stratum
+        return [i for i, q in enumerate(self.pack.questions)
+                if (kind is None or q.type == kind) and (category is None or q.category == category)]
+
+    def ranks(self, stratum: Stratum, positions: list[int]) -> dict[int, int]:
+        wanted = set(positions)
+        return {p: n for n, p in enumerate(self._stratum(stratum)) if p in wanted}
+
+    def at_ranks(self, stratum: Stratum, ranks: list[int]) -> list[int]:
+        places = self._stratum(stratum)
+        return [places[n] for n in ranks if 0 <= n < len(places)]
+
+    def questions(self, positions: list[int]) -> dict[int, Question]:
+        return {p: self.pack.questions[p] for p in positions if 0 <= p < len(self.pack.questions)}
+
+
+def sample(rng: Rng, n: int, k: int) -> list[int]:
+    """``k`` different numbers of range(n) chosen at random (Floyd's algorithm: k draws, whatever n), in order."""
+    if k >= n:
+        return list(range(n))
+    chosen: set[int] = set()
+    for top in range(n - k, n):
+        pick = rng.randbelow(top + 1)
+        chosen.add(top if pick in chosen else pick)
+    return sorted(chosen)
+
+
+def taking_turns(counts: dict[Any, int], most: int, rng: Rng) -> dict[Any, int]:
+    """How many of each group the first ``most`` of a deck holds whose groups take turns (one of each in a random
+    order, round after round, a group that runs out dropping out): as many of each, give or take one."""
+    left = dict(counts)
+    taken = dict.fromkeys(counts, 0)
+    total = min(most, sum(counts.values()))
+    while total > 0:
+        groups = sorted((g for g, n in left.items() if n > 0), key=repr)
+        if len(groups) > total:  # the last round, cut short: which groups get one more is drawn
+            rng.shuffle(groups)
+            groups = groups[:total]
+        for group in groups:
+            left[group] -= 1
+            taken[group] += 1
+        total -= len(groups)
+    return taken
+
+
+def full_rank(unseen_rank: int, seen_ranks: list[int]) -> int:
+    """The rank among all of a stratum's questions of its ``unseen_rank``-th unseen one (``seen_ranks`` sorted)."""
+    rank = unseen_rank
+    for seen in seen_ranks:
+        if seen > rank:
+            break
+        rank += 1
+    return rank
 
 
 class Library:
@@ -137,6 +233,105 @@ class Library:
         if key is None or self.engine is None or (viewer is not None and self.current_id(pack_id, viewer) is None):
             return None
         return load_pack(self.engine, key)
+
+    def preview(self, pack_id: str, viewer: str | None, first: int = 20) -> dict[str, Any] | None:
+        """A pack's name, language, number of questions and its ``first`` questions (if ``viewer`` sees it): what
+        the lobby's preview shows, read with a count and a LIMIT, never the whole pack."""
+        if pack_id in builtin_packs():
+            pack = builtin_packs()[pack_id]
+            return {"name": pack.name, "language": pack.language, "count": len(pack.questions),
+                    "questions": pack.questions[:first]}
+        key = self._db_key(pack_id)
+        found = preview_pack(self.engine, key, first) if key is not None and self.engine is not None else None
+        if found is None or not visible(found["owner"], found["shared"], viewer):
+            return None
+        return {k: found[k] for k in ("name", "language", "count", "questions")}
+
+    def _source(self, pack_id: str, pause: Callable[[], Any]) -> Source | None:
+        if pack_id in builtin_packs():
+            return MemoryPack(builtin_packs()[pack_id])
+        key = self._db_key(pack_id)
+        return None if key is None or self.engine is None else stored_pack(self.engine, key, pause)
+
+    def draw(self, pack_ids: list[str], how: Draw, seen: set[str], rng: Rng, room: str | None = None,
+             pause: Callable[[], Any] = lambda: None) -> list[Entry]:
+        """A sample of these packs' questions as a game's ``Draw`` asks, in the packs' order, reading only the
+        questions it takes (and a few counts per pack): at most ``how.most`` unseen ones per kind (or in all), then
+        seen ones up to ``how.most``. The sample is drawn over the packs together, each question as likely as any
+        other of its stratum, from ``rng`` (the start's seed: the same packs and seed give the same sample).
+        ``room`` is the drawing room's code, which its questions' image URLs carry; ``pause()`` runs between packs
+        (the server's loop lets the other rooms run)."""
+        def stratum_of(kind: str, category: str) -> Stratum:
+            return (kind if how.by_kind else None, category if how.categories and not how.in_order else None)
+
+        sources: list[tuple[str, Source]] = []
+        unseen: dict[Stratum, list[int]] = {}  # per stratum, each source's number of unseen questions
+        seen_at: list[dict[int, Stratum]] = []  # per source, its seen questions' places and strata
+        for pack_id in dict.fromkeys(pack_ids):
+            source = self._source(pack_id, pause)
+            if source is None:
+                continue
+            pause()
+            index = len(sources)
+            sources.append((pack_id, source))
+            places = sorted({int(i[len(pack_id) + 1:]) for i in seen if i.startswith(pack_id + ":")
+                             and i[len(pack_id) + 1:].isascii() and i[len(pack_id) + 1:].isdigit()
+                             and len(i) - len(pack_id) <= 7})
+            seen_here = {p: stratum_of(*s) for p, s in source.strata_of(places).items()} if places else {}
+            seen_at.append(seen_here)
+            for (kind, category), count in source.census().items():
+                counts = unseen.setdefault(stratum_of(kind, category), [])
+                counts.extend([0] * (index + 1 - len(counts)))
+                counts[index] += count
+            for stratum in seen_here.values():
+                unseen[stratum][index] -= 1
+        for counts in unseen.values():
+            counts.extend([0] * (len(sources) - len(counts)))
+        wanted: list[dict[Stratum, list[int]]] = [{} for _ in sources]  # per source and stratum: unseen ranks
+        again: list[list[int]] = [[] for _ in sources]  # per source: seen places taken
+        for drawn_kind in sorted({s[0] for s in unseen} | {s[0] for here in seen_at for s in here.values()}, key=repr):
+            strata = sorted((s for s in unseen if s[0] == drawn_kind), key=repr)
+            totals = {s: sum(unseen[s]) for s in strata}
+            if how.in_order or not how.categories:
+                quotas = {s: min(how.most, n) for s, n in totals.items()}  # one stratum per kind
+            else:
+                quotas = taking_turns(totals, how.most, rng)
+            for stratum, quota in quotas.items():
+                ranks = range(quota) if how.in_order else sample(rng, totals[stratum], quota)
+                first, index = 0, 0  # a rank over the packs together: which pack's, and its rank there
+                for rank in ranks:
+                    while rank >= first + unseen[stratum][index]:
+                        first += unseen[stratum][index]
+                        index += 1
+                    wanted[index].setdefault(stratum, []).append(rank - first)
+            left = how.most - sum(quotas.values())
+            old = [(index, place, stratum) for index, here in enumerate(seen_at)
+                   for place, stratum in sorted(here.items()) if stratum[0] == drawn_kind]
+            if left > 0 and old:
+                if how.in_order:
+                    taken = old[:left]
+                else:
+                    by_stratum: dict[Stratum, list[tuple[int, int, Stratum]]] = {}
+                    for item in old:
+                        by_stratum.setdefault(item[2], []).append(item)
+                    shares = taking_turns({s: len(v) for s, v in by_stratum.items()}, left, rng) \
+                        if how.categories else {s: min(left, len(v)) for s, v in by_stratum.items()}
+                    taken = [by_stratum[s][i] for s, n in shares.items() for i in sample(rng, len(by_stratum[s]), n)]
+                for index, place, _ in taken:
+                    again[index].append(place)
+        result: list[Entry] = []
+        for index, (pack_id, source) in enumerate(sources):
+            places = list(again[index])
+            for stratum, ranks in wanted[index].items():
+                pause()
+                seen_places = [p for p, s in seen_at[index].items() if s == stratum]
+                seen_ranks = sorted(source.ranks(stratum, seen_places).values()) if seen_places else []
+                places.extend(source.at_ranks(stratum, [full_rank(r, seen_ranks) for r in ranks]))
+            if places:
+                pause()
+                found = source.questions(sorted(set(places)))
+                result.extend(Entry(f"{pack_id}:{p}", source.language, found[p], room) for p in sorted(found))
+        return result
 
     def entries(self, pack_ids: list[str]) -> list[Entry]:
         """The questions of these packs, with their ids."""

@@ -21,6 +21,9 @@ DIFFICULTIES = ("easy", "medium", "hard")
 MIN_OPTIONS, MAX_OPTIONS = 2, 6
 TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd the TV
 TV_OPTION_CHARS = 60
+# Longer ones are refused: every phone receives the question in play with each state (the built-in packs' longest
+# prompt has 106 characters, option 38, unit 17)
+MAX_PROMPT_CHARS, MAX_OPTION_CHARS, MAX_UNIT_CHARS = 500, 200, 40
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_QUESTIONS = 20_000
 # Hard limits that hold in every format (docs/packs.md, "Limits"): a hostile file is refused quickly, whatever it holds.
@@ -234,6 +237,9 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
     prompt = clean_text(raw.prompt)
     if prompt is None:
         error("prompt", "the question text is empty", "empty_prompt")
+    elif len(prompt) > MAX_PROMPT_CHARS:
+        error("prompt", f"{len(prompt):,} characters: a question has at most {MAX_PROMPT_CHARS}", "prompt_too_long",
+              n=len(prompt), max=MAX_PROMPT_CHARS)
     elif len(prompt) > TV_PROMPT_CHARS:
         warn("prompt", f"{len(prompt)} characters: longer than fits well on a TV ({TV_PROMPT_CHARS})", "long_prompt",
              n=len(prompt), max=TV_PROMPT_CHARS)
@@ -256,6 +262,9 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         elif not 0 <= answer <= MAX_NUMBER:
             error("answer", f"the answer must be between 0 and {MAX_NUMBER:,}", "answer_range", max=MAX_NUMBER)
         unit = clean_text(raw.unit) if raw.unit is not None else None
+        if unit is not None and len(unit) > MAX_UNIT_CHARS:
+            error("unit", f"{len(unit):,} characters: a unit has at most {MAX_UNIT_CHARS}", "unit_too_long",
+                  n=len(unit), max=MAX_UNIT_CHARS)
         if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
             return None
         return Question("numeric", prompt, category, difficulty, answer=answer, unit=unit, source=source)
@@ -268,6 +277,9 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         text = clean_text(option) if not isinstance(option, (int, float)) or isinstance(option, bool) else str(option)
         if text is None:
             error(f"options[{i + 1}]", "an option is empty", "empty_option")
+        elif len(text) > MAX_OPTION_CHARS:
+            error(f"options[{i + 1}]", f"{len(text):,} characters: an option has at most {MAX_OPTION_CHARS}",
+                  "option_too_long", n=len(text), max=MAX_OPTION_CHARS)
         else:
             if len(text) > TV_OPTION_CHARS:
                 warn(f"options[{i + 1}]", f"{len(text)} characters: longer than fits on a phone button",

@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import BigInteger, Engine, UniqueConstraint, inspect, text
+from sqlalchemy import BigInteger, Engine, Index, UniqueConstraint, bindparam, inspect, text
 from sqlmodel import Field, Session, SQLModel, col, delete, select
 
 from questions.model import Pack, Question
@@ -44,12 +44,20 @@ class PackRecord(SQLModel, table=True):
     created_ms: int = Field(sa_type=BigInteger)  # epoch ms: beyond 32 bits (PostgreSQL's INTEGER)
     owner_hash: str | None = Field(default=None, index=True, max_length=64)  # None: from before owners, or the CLI
     shared: bool = False  # offered to every room, not only its owner's
+    # its questions of each type, counted once when it is stored (``migrate`` counts those of older packs): the lobby
+    # lists every pack often, and counting 20,000 questions each time is a pass over them
+    numeric_count: int | None = None
+    choice_count: int | None = None
 
 
 class QuestionRecord(SQLModel, table=True):
     """One question of a pack, in the pack's order."""
 
     __tablename__ = "question"
+    # a pack is read a few rows at a time (``preview_pack``, ``StoredPack``): its first ones, the questions at given
+    # places, the n-th of a kind and category; these indexes find them without a pass over its 20,000 rows
+    __table_args__ = (Index("ix_question_pack_position", "pack_id", "position"),
+                      Index("ix_question_pack_stratum", "pack_id", "type", "category", "position"))
 
     id: int | None = Field(default=None, primary_key=True)
     pack_id: int = Field(foreign_key="pack.id", index=True)
@@ -113,9 +121,11 @@ def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: Non
     columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
                "difficulty", "source", "time_limit", "image")
     with Session(engine) as session:
+        numeric = sum(q.type == "numeric" for q in pack.questions)
         record = PackRecord(name=pack.name, language=pack.language, author=pack.author, licence=pack.licence,
                             description=pack.description, created_ms=time.time_ns() // 1_000_000,
-                            uuid=uuid.uuid4().hex, ready=False, owner_hash=owner, shared=shared)
+                            uuid=uuid.uuid4().hex, ready=False, owner_hash=owner, shared=shared,
+                            numeric_count=numeric, choice_count=len(pack.questions) - numeric)
         session.add(record)
         session.commit()
         pack_id, key = record.id, str(record.uuid)
@@ -181,6 +191,7 @@ def migrate(engine: Engine) -> int:
     question_columns = {c["name"] for c in inspect(engine).get_columns("question")}
     images = inspect(engine).has_table("pack_image")  # made by create_all (host/store.py) before this runs
     indexes = {i["name"] for i in inspect(engine).get_indexes("pack")}
+    indexes |= {i["name"] for i in inspect(engine).get_indexes("question")}
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":  # an ALTER waits for the other workers' reads and writes
             connection.execute(text("SET LOCAL lock_timeout = 30000"))  # longer than their 200 ms (host/store.py)
@@ -198,6 +209,9 @@ def migrate(engine: Engine) -> int:
             connection.execute(text("ALTER TABLE pack ADD COLUMN owner_hash VARCHAR(64)"))
         if "shared" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN shared BOOLEAN NOT NULL DEFAULT FALSE"))
+        for counted in ("numeric_count", "choice_count"):  # packs stored before their counts were: counted below
+            if counted not in columns:
+                connection.execute(text(f"ALTER TABLE pack ADD COLUMN {counted} INTEGER"))
         hidden = list(connection.execute(text("SELECT id FROM pack WHERE ready = :no"), {"no": False}).scalars())
         for pack_id in hidden:  # a pack whose writing a crash cut short: it was never shown, it never will be
             if images:
@@ -205,6 +219,13 @@ def migrate(engine: Engine) -> int:
                                         "WHERE id = :id)"), {"id": pack_id})
             connection.execute(text("DELETE FROM question WHERE pack_id = :id"), {"id": pack_id})
             connection.execute(text("DELETE FROM pack WHERE id = :id"), {"id": pack_id})
+        uncounted = list(connection.execute(text("SELECT id FROM pack WHERE numeric_count IS NULL "
+                                                 "OR choice_count IS NULL")).scalars())
+        for pack_id in uncounted:
+            counts: dict[str, int] = {row[0]: int(row[1]) for row in connection.execute(
+                text("SELECT type, COUNT(*) FROM question WHERE pack_id = :id GROUP BY type"), {"id": pack_id})}
+            connection.execute(text("UPDATE pack SET numeric_count = :numeric, choice_count = :choice WHERE id = :id"),
+                               {"numeric": counts.get("numeric", 0), "choice": counts.get("choice", 0), "id": pack_id})
         old = list(connection.execute(text("SELECT id FROM pack WHERE uuid IS NULL")).scalars())
         for pack_id in old:
             connection.execute(text("UPDATE pack SET uuid = :uuid, legacy_id = :id WHERE id = :id"),
@@ -212,7 +233,11 @@ def migrate(engine: Engine) -> int:
         for name, create in (("ix_pack_uuid", "CREATE UNIQUE INDEX IF NOT EXISTS ix_pack_uuid ON pack (uuid)"),
                              ("ix_pack_legacy_id", "CREATE INDEX IF NOT EXISTS ix_pack_legacy_id ON pack (legacy_id)"),
                              ("ix_pack_owner_hash",
-                              "CREATE INDEX IF NOT EXISTS ix_pack_owner_hash ON pack (owner_hash)")):
+                              "CREATE INDEX IF NOT EXISTS ix_pack_owner_hash ON pack (owner_hash)"),
+                             ("ix_question_pack_position", ("CREATE INDEX IF NOT EXISTS ix_question_pack_position "
+                                                            "ON question (pack_id, position)")),
+                             ("ix_question_pack_stratum", ("CREATE INDEX IF NOT EXISTS ix_question_pack_stratum "
+                                                           "ON question (pack_id, type, category, position)"))):
             if name not in indexes:  # PostgreSQL locks the table even for an index it already has: only if missing
                 connection.execute(text(create))
     return len(old)
@@ -260,20 +285,13 @@ def set_shared(engine: Engine, key: str, shared: bool) -> bool:
 
 
 def list_packs(engine: Engine) -> list[dict[str, Any]]:
-    """Every pack with its question counts by type, its owner identity (None: none) and whether it is shared."""
-    from sqlalchemy import func
-
+    """Every pack with its question counts by type (stored with it: no pass over its questions), its owner identity
+    (None: none) and whether it is shared."""
     with Session(engine) as session:
         packs = list(session.exec(select(PackRecord).where(PackRecord.ready == True)
                                   .order_by(col(PackRecord.id))))
-        counts: dict[tuple[int | None, str], int] = {}  # counted by the database: a lobby asks often, a pack may
-        # hold 20,000
-        query = select(QuestionRecord.pack_id, QuestionRecord.type, func.count()).group_by(col(QuestionRecord.pack_id),
-                                                                                           col(QuestionRecord.type))
-        for pack_id, kind, n in session.exec(query):
-            counts[(pack_id, kind)] = n
         return [{"id": p.uuid, "name": p.name, "language": p.language, "author": p.author, "licence": p.licence,
-                 "numeric": counts.get((p.id, "numeric"), 0), "choice": counts.get((p.id, "choice"), 0),
+                 "numeric": p.numeric_count or 0, "choice": p.choice_count or 0,
                  "owner": p.owner_hash, "shared": bool(p.shared)}
                 for p in packs]
 
@@ -290,6 +308,121 @@ def load_pack(engine: Engine, key: str) -> Pack | None:
                               tuple(json.loads(r.options)) if r.options else (), r.correct, r.source, r.time_limit,
                               r.image) for r in rows]
         return Pack(record.name, record.language, questions, record.author, record.licence, record.description)
+
+
+QUESTION_COLUMNS = ("position", "type", "prompt", "answer", "unit", "options", "correct", "category", "difficulty",
+                    "source", "time_limit", "image")
+IN_CHUNK = 500  # values bound in one ``IN (...)``: far below any database's limit on parameters
+
+
+def _question(row: Any) -> Question:
+    """A question from a row of QUESTION_COLUMNS."""
+    return Question(row[1], row[2], row[7], row[8], row[3], row[4], tuple(json.loads(row[5])) if row[5] else (),
+                    row[6], row[9], row[10], row[11])
+
+
+def preview_pack(engine: Engine, key: str, first: int) -> dict[str, Any] | None:
+    """A stored pack's name, language, owner identity, whether it is shared, its number of questions and its
+    ``first`` questions, if there is such a pack: a count and a LIMIT, never the whole pack (the lobby's preview
+    asks it often, a pack may hold 20,000)."""
+    with Session(engine) as session:
+        record = _find(session, key)
+        if record is None:
+            return None
+        connection = session.connection()
+        count = (record.numeric_count or 0) + (record.choice_count or 0)  # stored with it: no pass over 20,000
+        rows = connection.execute(text(f"SELECT {', '.join(QUESTION_COLUMNS)} FROM question WHERE pack_id = :id "
+                                       "ORDER BY position LIMIT :first"), {"id": record.id, "first": first})
+        return {"name": record.name, "language": record.language, "owner": record.owner_hash,
+                "shared": bool(record.shared), "count": count, "questions": [_question(row) for row in rows]}
+
+
+class StoredPack:
+    """A stored pack read a few rows at a time, for a game's draw (questions/library.py ``Library.draw``): how many
+    questions it has of each type and category, where given questions fall, and the questions at given places.
+    A *stratum* is a (type, category) pair, either of which may be None for "any"; a question's rank in a stratum is
+    its index among the stratum's questions in the pack's order, counted by the database (a window function over an
+    index), so that picking the 17,000th numeric question reads one row, not 17,000. Each query reads at most
+    IN_CHUNK places at a time, with ``pause()`` between (the server's loop lets the other rooms run)."""
+
+    def __init__(self, engine: Engine, row_id: int, language: str, pause: Callable[[], Any] = lambda: None):
+        self.engine = engine
+        self.row_id = row_id
+        self.language = language
+        self.pause = pause
+
+    def census(self) -> dict[tuple[str, str], int]:
+        """The number of questions of each (type, category)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(text("SELECT type, category, COUNT(*) FROM question WHERE pack_id = :id "
+                                           "GROUP BY type, category"), {"id": self.row_id})
+            return {(row[0], row[1]): int(row[2]) for row in rows}
+
+    def strata_of(self, positions: list[int]) -> dict[int, tuple[str, str]]:
+        """The (type, category) of the questions at these places (those that exist)."""
+        return {row[0]: (row[1], row[2]) for row in self._chunked(
+            "SELECT position, type, category FROM question WHERE pack_id = :id AND position IN :values", positions)}
+
+    def _numbered(self, stratum: tuple[str | None, str | None]) -> bool:
+        """Whether a question's rank among all of the pack's is its place: ``save_pack`` numbers them from 0 without
+        gaps (checked, not assumed: a pack whose places have gaps is ranked by the database)."""
+        if stratum != (None, None):
+            return False
+        with self.engine.connect() as connection:
+            row = connection.execute(text("SELECT MIN(position), MAX(position), COUNT(*) FROM question "
+                                          "WHERE pack_id = :id"), {"id": self.row_id}).one()
+        return row[2] == 0 or (row[0] == 0 and row[1] == row[2] - 1)
+
+    def ranks(self, stratum: tuple[str | None, str | None], positions: list[int]) -> dict[int, int]:
+        """The rank in the stratum of each of these places (all in the stratum)."""
+        if self._numbered(stratum):
+            return {p: p for p in positions}
+        return {row[0]: int(row[1]) for row in self._chunked(
+            f"SELECT position, n FROM ({self._ranked(stratum)}) AS ranked WHERE position IN :values", positions,
+            stratum)}
+
+    def at_ranks(self, stratum: tuple[str | None, str | None], ranks: list[int]) -> list[int]:
+        """The places of the stratum's questions of these ranks."""
+        if self._numbered(stratum):
+            return list(ranks)
+        return [row[0] for row in self._chunked(f"SELECT position FROM ({self._ranked(stratum)}) AS ranked "
+                                                "WHERE n IN :values", ranks, stratum)]
+
+    def questions(self, positions: list[int]) -> dict[int, Question]:
+        """The questions at these places, by place."""
+        return {row[0]: _question(row) for row in self._chunked(
+            f"SELECT {', '.join(QUESTION_COLUMNS)} FROM question WHERE pack_id = :id AND position IN :values",
+            positions)}
+
+    @staticmethod
+    def _ranked(stratum: tuple[str | None, str | None]) -> str:
+        kind, category = stratum
+        return ("SELECT position, ROW_NUMBER() OVER (ORDER BY position) - 1 AS n FROM question WHERE pack_id = :id"
+                + (" AND type = :kind" if kind is not None else "")
+                + (" AND category = :category" if category is not None else ""))
+
+    def _chunked(self, sql: str, values: list[int], stratum: tuple[str | None, str | None] = (None, None)
+                 ) -> list[Any]:
+        query = text(sql).bindparams(bindparam("values", expanding=True))
+        params: dict[str, Any] = {"id": self.row_id}
+        if stratum[0] is not None:
+            params["kind"] = stratum[0]
+        if stratum[1] is not None:
+            params["category"] = stratum[1]
+        rows: list[Any] = []
+        with self.engine.connect() as connection:
+            for first in range(0, len(values), IN_CHUNK):
+                if first:
+                    self.pause()
+                rows.extend(connection.execute(query, {**params, "values": values[first:first + IN_CHUNK]}))
+        return rows
+
+
+def stored_pack(engine: Engine, key: str, pause: Callable[[], Any] = lambda: None) -> StoredPack | None:
+    """The stored pack with this key (``is_key``) for a draw, if there is such a pack."""
+    with Session(engine) as session:
+        record = _find(session, key)
+        return None if record is None or record.id is None else StoredPack(engine, record.id, record.language, pause)
 
 
 def load_image(engine: Engine, key: str, name: str) -> tuple[str, bytes] | None:

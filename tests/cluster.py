@@ -53,6 +53,7 @@ class Worker:
                 "--public-url", self.public_url, "--timer-scale", str(self.timer_scale), "--games-module", "tests.games",
                 "--quiet",
                 "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
+                "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off", "--control-rate", "off",
                 *([] if self.seed is None else ["--seed", str(self.seed)])]
         self.process, self.port = launch_on(args, self.port, self.log, timeout=30)
         wait_for(self.healthy, f"worker {self.name} to answer /healthz")

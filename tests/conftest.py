@@ -94,7 +94,8 @@ class Harness:
                                "GAMES_MODULES": (TEST_GAMES,), "CLOCK": self.clock,
                                "SEED_SOURCE": lambda: next(seeds), "PUBLIC_URL": "http://127.0.0.1:9999",
                                "ROOM_RATE": "off", "JOIN_RATE": "off", "WATCH_RATE": "off",  # see LiveServer
-                               "UPLOAD_RATE": "off",
+                               "UPLOAD_RATE": "off", "PREVIEW_RATE": "off", "RENAME_RATE": "off", "SEAT_RATE": "off",
+                               "CONTROL_RATE": "off",
                                **config})
         self.rt = runtime_of(self.app)
         self.service: RoomService = self.rt.service
@@ -177,7 +178,9 @@ class LiveServer:
                 "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale),
                 "--games-module", TEST_GAMES, "--quiet",
                 *([] if self.limits else ["--room-rate", "off", "--join-rate", "off", "--watch-rate", "off",
-                                          "--upload-rate", "off"]),
+                                          "--upload-rate", "off", "--connections-per-address", "off",
+                                          "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off",
+                                          "--control-rate", "off"]),
                 *self.extra]
         self.process, self.port = launch_on(args, self.port, self.log, timeout=30)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
+from engine.core import Draw, Rng
 from host import cli
 from host.store import Store
 from questions.archive import MAX_IMAGES, MAX_SIDE, image_size, write_archive
@@ -117,10 +118,14 @@ def test_a_zip_with_json_and_two_images_imports_and_the_tv_gets_the_images(harne
                          data={"file": (io.BytesIO(example_archive()), "quiz.zip")})
     assert answer.status_code == 201, answer.get_json()
     pack_id = answer.get_json()["pack"]["id"]
-    entries = Library(harness.service.store.engine).entries([pack_id])
+    # as the room draws them: their image URLs name the room, to which alone the images are served once it has
+    # chosen the pack (tests/test_pack_limits.py)
+    entries = Library(harness.service.store.engine).draw([pack_id], Draw(10, in_order=True), set(), Rng(1), code)
     assert [e.question.time for e in entries] == [20, None, None]
     url = entries[0].image_url
-    assert url == f"/packs/{pack_id}/media/flag.png" and entries[2].image_url is None
+    assert url == f"/packs/{pack_id}/media/flag.png?room={code}" and entries[2].image_url is None
+    assert client.get(url).status_code == 404
+    harness.service.host_event(harness.service.room(code), "packs", {"packs": [pack_id]})
     served = client.get(url)
     assert served.status_code == 200 and served.data == png()
     assert served.headers["Content-Type"] == "image/png"

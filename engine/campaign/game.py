@@ -19,6 +19,7 @@ from engine.core import (
     ENDED_BY_HOST,
     AudienceQuestion,
     Context,
+    Draw,
     Game,
     GameInfo,
     IllegalAction,
@@ -243,6 +244,10 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         """What a typical game asks of each kind, lowest and highest (the lobby says so; a game plays with any
         number of questions, CAMP-D15)."""
         return {kind: list(span) for kind, span in TYPICAL.items()}
+
+    def draw(self, settings: Mapping[str, Any]) -> Draw:
+        """A deck of each kind: DECK_SIZE questions at most, at random, the categories as they take turns."""
+        return Draw(DECK_SIZE, by_kind=True, categories=True)
 
     def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None
                 ) -> dict[str, Any]:

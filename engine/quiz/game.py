@@ -19,6 +19,7 @@ from engine.core import (
     ENDED_BY_HOST,
     AudienceQuestion,
     Context,
+    Draw,
     Game,
     GameInfo,
     IllegalAction,
@@ -254,6 +255,12 @@ class QuizGame(Game[QuizState, QuizAction]):
     def needs(self) -> Needs:
         """Any number of either kind: one question is enough (non-empty, so the room supplies the chosen packs)."""
         return {"numeric": 0, "choice": 0}
+
+    def draw(self, settings: Mapping[str, Any]) -> Draw:
+        """The ``count`` questions of a game (all: MAX_QUESTIONS), of either kind: the first unseen ones in the
+        packs' order, or a random sample of them (QUIZ-S7)."""
+        chosen = {**self.info.default_settings(), **dict(settings)}
+        return Draw(chosen["count"] or MAX_QUESTIONS, in_order=chosen["order"] == "pack")
 
     def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None
                 ) -> dict[str, Any]:

@@ -437,7 +437,7 @@
 
   async function previewPack(id) {
     const response = await fetch("/api/packs/" + encodeURIComponent(id), {headers: hostHeaders()});
-    if (!response.ok) { say(t(response.status === 404 ? "error.unknown_pack" : "error.internal"), true); return; }
+    if (!response.ok) { await refusedPack(response); return; }  /* 404, or 429 rate_limited */
     const pack = await response.json();
     packReport = {preview: pack};
     forget(regions.packs);
