@@ -5,16 +5,14 @@ and a phone claiming 0 ms must not beat an honest phone with the same true time.
 from __future__ import annotations
 
 import gc
-import json
 import random
 import time
-import urllib.request
 
 import pytest
-import socketio
 
 from bench.fairness import MIN_GAP_MS, SimPhone, pair_orders
 from tests.conftest import LiveServer
+from tests.live import HostedRoom
 
 HONEST = 8
 ROUNDS = 24
@@ -36,40 +34,27 @@ def no_gc_pauses():
 @pytest.mark.serial
 def test_effective_times_order_phones_by_true_reaction(server: LiveServer, no_gc_pauses: None):
     rng = random.Random(20261130)
-    with urllib.request.urlopen(urllib.request.Request(server.url + "/api/rooms", method="POST")) as response:
-        room = json.load(response)
-    host = socketio.Client(reconnection=False)
-    host.connect(server.url, namespaces=["/tv"], transports=["websocket"])
-    assert host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")["ok"]
+    room = HostedRoom(server.url)
     phones = []
     for i in range(HONEST):
         low = rng.randint(5, 100)
-        phones.append(SimPhone(server.url, room["code"], f"P{i}", rng, low, min(150, low + rng.randint(10, 50))))
-    liar = SimPhone(server.url, room["code"], "Liar", rng, 5, 150, liar=True)
+        phones.append(SimPhone(server.url, room.code, f"P{i}", rng, low, min(150, low + rng.randint(10, 50))))
+    liar = SimPhone(server.url, room.code, "Liar", rng, 5, 150, liar=True)
     twin = phones[-1]  # the liar's true reaction always equals this honest phone's
     for round_ in range(1, ROUNDS + 1):
         times = rng.sample(range(150, 650, 5), HONEST)  # people take 150 ms or more; a round lasts as long as the slowest
         for phone, reaction in zip(phones, times):
             phone.reaction[round_] = float(reaction)
         liar.reaction[round_] = twin.reaction[round_]
-    control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)
-    assert control(control="select_game", game="buzz")["ok"]
-    assert control(control="settings", game="buzz", settings={
+    assert room.control(control="select_game", game="buzz")["ok"]
+    assert room.control(control="settings", game="buzz", settings={
         "bots": False, "rounds": ROUNDS, "preview_ms": 300, "answer_ms": 1800, "reveal_ms": 150})["ok"]
     time.sleep(0.5)
-    assert control(control="start")["ok"]
-
-    final = None
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        watch = host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")
-        if watch["state"]["phase"] == "finished":
-            final = watch["state"]["game"]["view"]
-            break
-        time.sleep(0.5)
+    assert room.control(control="start")["ok"]
+    final, _ = room.finished(120)
     for phone in (*phones, liar):
         phone.close()
-    host.disconnect()
+    room.close()
     assert final is not None, "the game did not finish"
 
     seat_of = {id(p): i for i, p in enumerate(phones)} | {id(liar): HONEST}

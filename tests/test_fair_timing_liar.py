@@ -6,18 +6,15 @@ ranked first when it tapped 200 ms or more after the honest phone; every one of 
 
 from __future__ import annotations
 
-import json
 import random
 import time
-import urllib.request
-from typing import Any
 
 import pytest
-import socketio
 
 from bench.fairness import SimPhone
 from host.connections import BELIEVED_RTT_FLOOR_MS, DOUBT_FLAGS, TIMING_SLACK_MS
 from tests.conftest import LiveServer
+from tests.live import HostedRoom
 
 ROUNDS = 20
 GAPS = (250, 300, 400, 600)  # how much later than the honest phone the liar taps, in turn
@@ -36,37 +33,23 @@ class ScriptedLiar(SimPhone):
 @pytest.mark.serial
 def test_a_phone_that_delays_its_probes_and_lies_never_wins_200_ms_late(server: LiveServer) -> None:
     rng = random.Random(20261205)
-    with urllib.request.urlopen(urllib.request.Request(server.url + "/api/rooms", method="POST")) as response:
-        room = json.load(response)
-    host = socketio.Client(reconnection=False)
-    host.connect(server.url, namespaces=["/tv"], transports=["websocket"])
-    assert host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")["ok"]
-    honest = SimPhone(server.url, room["code"], "Honest", rng, 2, 10)
-    liar = ScriptedLiar(server.url, room["code"], "Scripted", rng, 2, 10)
+    room = HostedRoom(server.url)
+    honest = SimPhone(server.url, room.code, "Honest", rng, 2, 10)
+    liar = ScriptedLiar(server.url, room.code, "Scripted", rng, 2, 10)
     for round_ in range(1, ROUNDS + 1):
         honest.reaction[round_] = float(rng.randrange(200, 450, 5))
         liar.reaction[round_] = honest.reaction[round_] + GAPS[round_ % len(GAPS)]
 
-    def control(**c: Any) -> dict[str, Any]:
-        return host.call("control", c, namespace="/tv", timeout=10)
-
-    assert control(control="select_game", game="buzz")["ok"]
-    assert control(control="settings", game="buzz", settings={
+    assert room.control(control="select_game", game="buzz")["ok"]
+    assert room.control(control="settings", game="buzz", settings={
         "bots": False, "rounds": ROUNDS, "preview_ms": 300, "answer_ms": 1800, "reveal_ms": 100})["ok"]
     time.sleep(2.5)  # both phones measured a few times (a probe every half second until four)
-    assert control(control="start")["ok"]
-    final = state = None
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        state = host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")["state"]
-        if state["phase"] == "finished":
-            final = state["game"]["view"]
-            break
-        time.sleep(0.5)
-    doubts = state and state.get("timing_doubts")
+    assert room.control(control="start")["ok"]
+    final, state = room.finished(120)
+    doubts = state.get("timing_doubts")
     for phone in (honest, liar):
         phone.close()
-    host.disconnect()
+    room.close()
     assert final is not None, "the game did not finish"
 
     bound = BELIEVED_RTT_FLOOR_MS + TIMING_SLACK_MS  # on loopback the room's round trip is the 20 ms floor

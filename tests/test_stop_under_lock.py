@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from sqlmodel import Session, create_engine, select
 
 from host.audience import SPILL_SUFFIX, AudienceAnswerRecord
 from tests.conftest import Harness, LiveServer, Servers
+from tests.live import HostedRoom, first_audience_answer
 from tests.test_audience import campaign_room, open_question, send
 
 SPECTATORS = 12
@@ -41,37 +41,17 @@ def answers_under_lock(server: LiveServer) -> tuple[list[socketio.Client], Write
     """A Short Campaign of bots with SPECTATORS spectators: the first answers the first question, then another program
     takes the write lock and the others answer. Returns the clients, the lock (held) and how many answers were
     acknowledged (every one)."""
-    with urllib.request.urlopen(urllib.request.Request(server.url + "/api/rooms", method="POST")) as response:
-        room = json.load(response)
-    host = socketio.Client(reconnection=False)
-    host.connect(server.url, namespaces=["/tv"], transports=["websocket"])
-    assert host.call("watch", {"code": room["code"], "host_token": room["host_token"]}, namespace="/tv")["ok"]
-    viewers = []
-    for i in range(SPECTATORS):
-        viewer = socketio.Client(reconnection=False)
-        viewer.connect(server.url, namespaces=["/play"], transports=["websocket"])
-        joined = viewer.call("join", {"code": room["code"], "name": f"S{i}", "role": "spectator"}, namespace="/play")
-        assert joined["ok"], joined
-        viewers.append(viewer)
-    control = lambda **c: host.call("control", c, namespace="/tv", timeout=10)
-    assert control(control="select_game", game="campaign")["ok"]
-    assert control(control="settings", game="campaign", settings={"bots": True})["ok"]
-    assert control(control="start")["ok"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:  # until the first question is open to the audience
-        answer = viewers[0].call("audience", {"action": {"answer": 7}}, namespace="/play")
-        if answer["ok"]:
-            break
-        assert answer["error"]["code"] in ("not_yet", "no_question"), answer
-        time.sleep(0.05)
-    assert answer["ok"], answer
+    room = HostedRoom(server.url)
+    viewers = room.spectators([f"S{i}" for i in range(SPECTATORS)])
+    room.play("campaign", {"bots": True})
+    first_audience_answer(viewers[0])
     lock = WriteLock(server.db)
     acknowledged = 1
     for viewer in viewers[1:]:
         answer = viewer.call("audience", {"action": {"answer": 7}}, namespace="/play")
         assert answer["ok"], answer
         acknowledged += 1
-    return [host, *viewers], lock, acknowledged
+    return [room.host, *viewers], lock, acknowledged
 
 
 def stored_answers(db: Path) -> list[int]:
