@@ -17,7 +17,7 @@ from tests.conftest import LiveServer
 from tests.live import HostedRoom
 
 ROUNDS = 20
-GAPS = (250, 300, 400, 600)  # how much later than the honest phone the liar taps, in turn
+GAPS = (250, 300, 400, 500)  # how much later than the honest phone the liar taps, in turn
 
 
 class ScriptedLiar(SimPhone):
@@ -37,7 +37,7 @@ def test_a_phone_that_delays_its_probes_and_lies_never_wins_200_ms_late(server: 
     honest = SimPhone(server.url, room.code, "Honest", rng, 2, 10)
     liar = ScriptedLiar(server.url, room.code, "Scripted", rng, 2, 10)
     for round_ in range(1, ROUNDS + 1):
-        honest.reaction[round_] = float(rng.randrange(200, 450, 5))
+        honest.reaction[round_] = float(rng.randrange(150, 350, 5))
         liar.reaction[round_] = honest.reaction[round_] + GAPS[round_ % len(GAPS)]
 
     assert room.control(control="select_game", game="buzz")["ok"]

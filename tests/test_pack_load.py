@@ -19,7 +19,7 @@ from tests.test_hostile_uploads_live import new_room, play, upload
 
 WORST_MS = 250  # the playing room's p99 while the previews run (its baseline alone is printed beside it)
 CONNECTIONS = 4
-PREVIEW_SECONDS = 6.0
+PREVIEW_SECONDS = 4.0
 
 
 def p99(samples: list[tuple[float, float, str]], start: float, end: float) -> tuple[float, int]:
