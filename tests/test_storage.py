@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import socketio
 from sqlmodel import Session, select
 
 from host.store import Store
@@ -252,7 +253,9 @@ def test_the_host_tv_warns_while_a_lock_keeps_answers_unsaved(browser: Any, tmp_
     from tests.e2e import PHONE, join, new_page, open_tv, set_setting
 
     db = tmp_path / "warn.db"
-    with servers.serving("warn", timer_scale=0.5, seed=7) as live:
+    # Full-length timers: on a machine busy with other tests, the spectator's three taps must still land inside the
+    # question's window (a refused answer would leave nothing unsaved to warn about).
+    with servers.serving("warn", timer_scale=1.0, seed=7) as live:
         tv, code = open_tv(browser, live.url)
         ana = new_page(browser, **PHONE)
         join(ana, f"{live.url}/join/{code}", "Ana")
@@ -268,7 +271,14 @@ def test_the_host_tv_warns_while_a_lock_keeps_answers_unsaved(browser: Any, tmp_
             for digit in "42":
                 viewer.click(f"[data-key='{digit}']")
             enabled_ok.click()
-            expect(viewer.locator("#sent")).to_be_visible()  # acknowledged, not yet saved
+            expect(viewer.locator("#sent")).to_be_visible()  # shown at the tap; the server's answer follows
+            watcher = socketio.Client(reconnection=False)  # the room as any screen sees it: the answer was taken
+            watcher.connect(live.url, namespaces=["/tv"], transports=["websocket"])
+            try:
+                audience = watcher.call("watch", {"code": code}, namespace="/tv", timeout=10)["state"]["audience"]
+            finally:
+                watcher.disconnect()
+            assert audience and audience["answered"] == 1, audience
             warning = tv.locator("#storage-warning")
             expect(warning).to_be_visible(timeout=30_000)  # after ~5 s unsaved
             expect(warning).to_contain_text("not saved yet")
