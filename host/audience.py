@@ -438,6 +438,8 @@ class Audience:
             for answer in audience.preloaded.pop((game_no, question.key), []):
                 question.answers.setdefault(answer.seat, answer)
             audience.question = question
+        elif question.closed_at is None:  # the game is the window's authority: a host's Skip of the "get ready"
+            question.opens_ms, question.closes_ms = asked["opens_ms"], asked["closes_ms"]  # opens it now, for all
         if asked["revealed"] and question.closed_at is None:
             question.closed_at, question.correct = now_ms, asked["correct"]
             if replaying:  # every answer it ever got is already here

@@ -234,3 +234,20 @@ def test_a_restart_in_the_middle_of_a_question_keeps_the_question_and_the_scores
     after = again.view(restored, None)["game"]["view"]
     assert after["phase"] == "reveal" and after["players"][0]["score"] > before["players"][0]["score"]
     assert again.audience.rooms[code].question.answers  # the audience's answer came back with the room
+
+
+def test_a_host_skip_of_the_get_ready_opens_the_question_to_the_audience_too():
+    # QUIZ-S1: the host may skip the "get ready"; the question then opens now, for the players and for the audience
+    # alike (the audience kept the first opening time, and answered "not_yet" until then)
+    harness = Harness()
+    code, tv, phones = quiz_room(harness, spectators=("Sam",))
+    assert control(tv, "start")["ok"]
+    room = harness.service.room(code)
+    assert room.session.state.phase == "ready"
+    harness.clock.advance(100)
+    harness.service.tick()
+    assert audience(phones["Sam"], truth(harness, code))["error"]["code"] == "not_yet"  # locked: "get ready"
+    assert control(tv, "skip")["ok"]
+    assert is_open(room)
+    assert act(phones["Ana"], truth(harness, code))["ok"]
+    assert audience(phones["Sam"], truth(harness, code))["ok"]
