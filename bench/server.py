@@ -17,6 +17,7 @@ from typing import Any
 import psutil
 
 from bench.services import HAProxy, PostgresServer, RedisServer, front_socket
+from host.guard import limits_off
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,9 +94,7 @@ class Server:
                 "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale), "--quiet",
                 # every simulated phone and room comes from this one address: the per-address limits would stop the
                 # load long before the server does (docs/security.md)
-                "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
-                "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off", "--control-rate", "off",
-                "--connections-per-address", "off", "--max-spectators", "100000"]
+                *limits_off(), "--max-spectators", "100000"]
         if self.test_games:
             args += ["--games-module", "bench.games"]  # Buzz, the fair-timing game
         if self.seed is not None:
@@ -209,9 +208,7 @@ class Cluster:
         args = [sys.executable, "-m", "host.cli", "worker", "--port", str(port), "--worker-id", name,
                 "--database-url", self.database_url, "--message-queue", self.redis.url, "--public-url", self.url,
                 "--timer-scale", str(self.timer_scale), "--quiet",
-                "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
-                "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off", "--control-rate", "off",
-                "--max-spectators", "100000"]
+                *limits_off(), "--max-spectators", "100000"]
         if self.seed is not None:
             args += ["--seed", str(self.seed)]
         return args

@@ -13,6 +13,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from engine.core import Game
+from host.guard import RATE_KINDS
 from host.service import Clock, RoomService
 from host.store import Store
 
@@ -35,14 +36,9 @@ DEFAULTS: dict[str, Any] = {
     "SEED_SOURCE": None,
     "COALESCE_BROADCASTS": None,  # None: under eventlet (host/broadcast.py Broadcaster.notify)
     # docs/security.md: what one guest may do
-    "ROOM_RATE": None,  # rooms one address may create (host/guard.py RATE_KINDS has the defaults); "off": no limit
-    "JOIN_RATE": None,  # joins from one address (new seats and "that's me")
-    "WATCH_RATE": None,  # TV screens one address may open
-    "UPLOAD_RATE": None,  # pack uploads from one address
-    "PREVIEW_RATE": None,  # pack previews from one address
-    "RENAME_RATE": None,  # renames from one address
-    "SEAT_RATE": None,  # a phone's other changes of its seat: language, team, sitting out
-    "CONTROL_RATE": None,  # host controls from one address
+    # ROOM_RATE, JOIN_RATE... : how often one address may do each thing (host/guard.py RATE_KINDS: what each counts,
+    # its default); "off": no limit
+    **{setting: None for setting, *_ in RATE_KINDS.values()},
     "RATE_STORAGE": "memory://",  # where the counts are kept (any ``limits`` storage URI)
     "MAX_SPECTATORS": 500,  # per room
     "MAX_WATCHERS": 8,  # TV screens per room besides the host's own

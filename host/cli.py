@@ -111,6 +111,8 @@ def public_url(text: str) -> str:
 
 def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) -> None:
     """The options ``serve`` and ``worker`` share (a worker sits behind HAProxy: its defaults say so)."""
+    from host.guard import RATE_KINDS  # (the engines it brings are loaded by every command that serves)
+
     parser.add_argument("--timer-scale", type=timer_scale, default=1.0, metavar="F",
                        help="multiply every game timer by F (e.g. 0.1 for a quick demo)")
     parser.add_argument("--public-url", type=public_url, metavar="URL", required=behind_proxy,
@@ -126,22 +128,9 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
     parser.add_argument("--port-file", metavar="FILE", type=Path,
                         help="once listening, write the port to FILE (with --port 0: for scripts and tests)")
     limits = parser.add_argument_group("limits (docs/security.md)")
-    limits.add_argument("--room-rate", type=rate, metavar="RATE", help="rooms one address may create "
-                        "(default 5/minute;30/hour; 'off': no limit)")
-    limits.add_argument("--join-rate", type=rate, metavar="RATE", help="joins from one address "
-                        "(default 20/minute;200/hour)")
-    limits.add_argument("--watch-rate", type=rate, metavar="RATE", help="TV screens one address may open "
-                        "(default 30/minute)")
-    limits.add_argument("--upload-rate", type=rate, metavar="RATE", help="pack uploads from one address "
-                        "(default 10/minute;60/hour)")
-    limits.add_argument("--preview-rate", type=rate, metavar="RATE", help="pack previews from one address "
-                        "(default 60/minute;600/hour)")
-    limits.add_argument("--rename-rate", type=rate, metavar="RATE", help="renames from one address "
-                        "(default 10/minute;60/hour)")
-    limits.add_argument("--seat-rate", type=rate, metavar="RATE", help="a phone's changes of language, team or "
-                        "sitting out from one address (default 30/minute;300/hour)")
-    limits.add_argument("--control-rate", type=rate, metavar="RATE", help="host controls from one address "
-                        "(default 120/minute;1200/hour)")
+    for kind, (_, default, _, counted) in RATE_KINDS.items():
+        limits.add_argument(f"--{kind}-rate", type=rate, metavar="RATE",
+                            help=f"{counted} (default {default}; 'off': no limit)")
     limits.add_argument("--rate-storage", default=None if behind_proxy else "memory://", metavar="URI",
                         help="where rate counts are kept: memory:// or a redis:// URI (default: " +
                         ("the message queue's Redis, shared by the workers)" if behind_proxy else "memory://)"))
@@ -915,6 +904,7 @@ def serve(args: argparse.Namespace) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
     from host.app import create_app, runtime_of, shutdown, start_ticker
+    from host.guard import RATE_KINDS
 
     try:
         app = create_app({
@@ -925,9 +915,7 @@ def serve(args: argparse.Namespace) -> int:
             "GAMES_MODULES": tuple(args.games_module),
             "INCLUDE_UNLISTED_GAMES": bool(args.games_module),  # a module's games are there to be played
             "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
-            "ROOM_RATE": args.room_rate, "JOIN_RATE": args.join_rate, "WATCH_RATE": args.watch_rate,
-            "UPLOAD_RATE": args.upload_rate, "PREVIEW_RATE": args.preview_rate, "RENAME_RATE": args.rename_rate,
-            "SEAT_RATE": args.seat_rate, "CONTROL_RATE": args.control_rate,
+            **{setting: getattr(args, f"{kind}_rate") for kind, (setting, *_) in RATE_KINDS.items()},
             "RATE_STORAGE": args.rate_storage, "MAX_SPECTATORS": args.max_spectators,
             "MAX_WATCHERS": args.max_watchers, "ROOM_TTL_HOURS": args.room_ttl_hours,
             "ALLOWED_HOSTS": tuple(args.allowed_host), "TRUST_PROXY": args.trust_proxy,

@@ -24,15 +24,22 @@ from limits.strategies import MovingWindowRateLimiter
 
 from host.room import RoomError
 
-RATE_KINDS = {  # kind -> (setting, default, what a refusal says)
-    "room": ("ROOM_RATE", "5/minute;30/hour", "this device created too many rooms"),
-    "join": ("JOIN_RATE", "20/minute;200/hour", "too many joins from this device"),
-    "watch": ("WATCH_RATE", "30/minute", "this device opened too many TV screens"),
-    "upload": ("UPLOAD_RATE", "10/minute;60/hour", "this device uploaded too many packs"),
-    "preview": ("PREVIEW_RATE", "60/minute;600/hour", "this device asked for too many pack previews"),
-    "rename": ("RENAME_RATE", "10/minute;60/hour", "this device changed names too often"),
-    "seat": ("SEAT_RATE", "30/minute;300/hour", "this device changed its language, team or sitting out too often"),
-    "control": ("CONTROL_RATE", "120/minute;1200/hour", "this device sent too many host controls"),
+# kind -> (setting, default, what a refusal says, what is counted): the settings of create_app, the options
+# --<kind>-rate of throneroom serve and worker (host/cli.py) and the table of docs/security.md
+RATE_KINDS = {
+    "room": ("ROOM_RATE", "5/minute;30/hour", "this device created too many rooms", "rooms one address may create"),
+    "join": ("JOIN_RATE", "20/minute;200/hour", "too many joins from this device",
+             "joins from one address (new seats and \"that's me\")"),
+    "watch": ("WATCH_RATE", "30/minute", "this device opened too many TV screens", "TV screens one address may open"),
+    "upload": ("UPLOAD_RATE", "10/minute;60/hour", "this device uploaded too many packs",
+               "pack uploads from one address"),
+    "preview": ("PREVIEW_RATE", "60/minute;600/hour", "this device asked for too many pack previews",
+                "pack previews from one address"),
+    "rename": ("RENAME_RATE", "10/minute;60/hour", "this device changed names too often", "renames from one address"),
+    "seat": ("SEAT_RATE", "30/minute;300/hour", "this device changed its language, team or sitting out too often",
+             "a phone's changes of language, team or sitting out from one address"),
+    "control": ("CONTROL_RATE", "120/minute;1200/hour", "this device sent too many host controls",
+                "host controls from one address"),
 }
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -59,7 +66,7 @@ class RateLimits:
 
     def __init__(self, settings: dict[str, Any]):
         self.rules = {kind: parse_rate(settings.get(key) or default, key)
-                      for kind, (key, default, _) in RATE_KINDS.items()}
+                      for kind, (key, default, *_) in RATE_KINDS.items()}
         self.storage = storage_from_string(settings.get("RATE_STORAGE") or "memory://")
         self.limiter = MovingWindowRateLimiter(self.storage)
 
@@ -77,6 +84,12 @@ class RateLimits:
                 raise error
         for item in items:
             self.limiter.hit(item, kind, key)
+
+
+def limits_off() -> list[str]:
+    """The options of ``throneroom serve`` and ``worker`` that switch every per-address limit off: for the tests' and
+    the benchmarks' servers, whose every phone comes from 127.0.0.1 (tests/test_limits.py tests them as shipped)."""
+    return [*(option for kind in RATE_KINDS for option in (f"--{kind}-rate", "off")), "--connections-per-address", "off"]
 
 
 def host_names(public_url: str, extra: Iterable[str] = ()) -> set[str]:

@@ -333,15 +333,6 @@ class Library:
                 result.extend(Entry(f"{pack_id}:{p}", source.language, found[p], room) for p in sorted(found))
         return result
 
-    def entries(self, pack_ids: list[str]) -> list[Entry]:
-        """The questions of these packs, with their ids."""
-        result: list[Entry] = []
-        for pack_id in pack_ids:
-            pack = self.pack(pack_id)
-            if pack is not None:
-                result.extend(Entry(f"{pack_id}:{i}", pack.language, q) for i, q in enumerate(pack.questions))
-        return result
-
     def default_packs(self, language: str) -> list[str]:
         """The built-in packs in a language (English if it has none)."""
         chosen = [pid for pid, pack in builtin_packs().items() if pack.language == language]

@@ -16,6 +16,7 @@ from sqlalchemy import create_engine, text
 
 from bench.server import haproxy_config, launch_on
 from bench.services import HAProxy, front_socket
+from host.guard import limits_off
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,8 +53,7 @@ class Worker:
                 "--database-url", self.database_url, "--message-queue", self.redis_url,
                 "--public-url", self.public_url, "--timer-scale", str(self.timer_scale), "--games-module", "tests.games",
                 "--quiet",
-                "--room-rate", "off", "--join-rate", "off", "--watch-rate", "off", "--upload-rate", "off",
-                "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off", "--control-rate", "off",
+                *limits_off(),
                 *([] if self.seed is None else ["--seed", str(self.seed)])]
         self.process, self.port = launch_on(args, self.port, self.log, timeout=30)
         wait_for(self.healthy, f"worker {self.name} to answer /healthz")

@@ -24,9 +24,13 @@ from typing import Any
 import pytest
 
 from bench.server import launch_on
+from engine.core import Draw, Rng
 from host.app import create_app, load_games_module, runtime_of
+from host.guard import RATE_KINDS, limits_off
 from host.service import FakeClock, RoomService
 from host.store import Store
+from questions.library import Entry, Library
+from questions.model import MAX_QUESTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_GAMES = "tests.games"  # Tally, TeamTally and Buzz: never shipped, loaded for every test (and served below)
@@ -93,9 +97,7 @@ class Harness:
         self.app = create_app({"ASYNC_MODE": "threading", "INCLUDE_UNLISTED_GAMES": True,
                                "GAMES_MODULES": (TEST_GAMES,), "CLOCK": self.clock,
                                "SEED_SOURCE": lambda: next(seeds), "PUBLIC_URL": "http://127.0.0.1:9999",
-                               "ROOM_RATE": "off", "JOIN_RATE": "off", "WATCH_RATE": "off",  # see LiveServer
-                               "UPLOAD_RATE": "off", "PREVIEW_RATE": "off", "RENAME_RATE": "off", "SEAT_RATE": "off",
-                               "CONTROL_RATE": "off",
+                               **{setting: "off" for setting, *_ in RATE_KINDS.values()},  # see LiveServer
                                **config})
         self.rt = runtime_of(self.app)
         self.service: RoomService = self.rt.service
@@ -122,6 +124,11 @@ class Harness:
         answer = phone.emit("join", {"code": code, "name": name, "role": role}, namespace="/play", callback=True)
         assert answer["ok"], answer
         return phone, answer
+
+
+def every_entry(library: Library, pack_ids: list[str]) -> list[Entry]:
+    """Every question of these packs, in order, as a start's draw would give them all (``Library.draw``)."""
+    return library.draw(pack_ids, Draw(MAX_QUESTIONS, in_order=True), set(), Rng(1))
 
 
 def control(tv: Any, name: str, **extra: Any) -> dict[str, Any]:
@@ -177,10 +184,7 @@ class LiveServer:
         args = [*self.prefix, sys.executable, "-m", "host.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
                 "--db", str(self.db), "--public-url", "http://127.0.0.1:{port}", "--timer-scale", str(self.timer_scale),
                 "--games-module", TEST_GAMES, "--quiet",
-                *([] if self.limits else ["--room-rate", "off", "--join-rate", "off", "--watch-rate", "off",
-                                          "--upload-rate", "off", "--connections-per-address", "off",
-                                          "--preview-rate", "off", "--rename-rate", "off", "--seat-rate", "off",
-                                          "--control-rate", "off"]),
+                *([] if self.limits else limits_off()),
                 *self.extra]
         self.process, self.port = launch_on(args, self.port, self.log, timeout=30)
 

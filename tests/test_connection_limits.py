@@ -33,33 +33,32 @@ def idle(port: int) -> socket.socket | None:
         return None
 
 
-def closed_by_server(sock: socket.socket, wait: float) -> bytes | None:
-    """What the server sent before closing ``sock`` within ``wait`` seconds, or None if it is still open."""
-    sock.settimeout(wait)
+def read_until_closed(sock: socket.socket) -> tuple[bytes, bool]:
+    """What the server sent on ``sock``, and whether it closed it, reading as the socket's timeout allows."""
     received = b""
     try:
         while chunk := sock.recv(4096):
             received += chunk
-    except TimeoutError:
-        return None
+    except (TimeoutError, BlockingIOError):  # still open: waited as long as told, or nothing more to read now
+        return received, False
     except ConnectionResetError:
         pass
-    return received
+    return received, True
+
+
+def closed_by_server(sock: socket.socket, wait: float) -> bytes | None:
+    """What the server sent before closing ``sock`` within ``wait`` seconds, or None if it is still open."""
+    sock.settimeout(wait)
+    received, closed = read_until_closed(sock)
+    return received if closed else None
 
 
 def state_of(sock: socket.socket) -> bytes | None:
     """What the server sent on ``sock`` before closing it, b"" if it closed it without a word, or None if it is
     still open and silent (read without waiting)."""
     sock.setblocking(False)
-    received = b""
-    try:
-        while chunk := sock.recv(4096):
-            received += chunk
-    except BlockingIOError:
-        return received or None
-    except ConnectionResetError:
-        pass
-    return received
+    received, closed = read_until_closed(sock)
+    return received if closed else received or None
 
 
 def test_a_flood_of_idle_connections_under_a_low_file_limit_does_not_stop_the_server(servers: Servers):

@@ -32,6 +32,14 @@ def lobby(harness: Harness, *names: str) -> tuple[str, Any, dict[str, tuple[Any,
     return code, tv, {name: harness.join(code, name) for name in names}
 
 
+def two_away(harness: Harness) -> tuple[str, Any, dict[str, tuple[Any, dict[str, Any]]]]:
+    """A lobby of Ana, Bob and Cy in which Bob's and Cy's phones are gone (someone may say "that's me")."""
+    code, tv, phones = lobby(harness, "Ana", "Bob", "Cy")
+    phones["Bob"][0].disconnect(namespace="/play")
+    phones["Cy"][0].disconnect(namespace="/play")
+    return code, tv, phones
+
+
 def tv_claims(harness: Harness, tv: Any) -> list[dict[str, Any]]:
     state = last_state(tv, "/tv")
     assert state is not None
@@ -60,9 +68,7 @@ def test_a_claim_ends_the_moment_the_owners_phone_is_back():
 
 def test_a_locked_room_takes_no_claim_and_locking_ends_those_waiting():
     harness = Harness()
-    code, tv, phones = lobby(harness, "Ana", "Bob", "Cy")
-    phones["Bob"][0].disconnect(namespace="/play")
-    phones["Cy"][0].disconnect(namespace="/play")
+    code, tv, _phones = two_away(harness)  # (Ana's phone stays connected while it is held)
     early = harness.phone()
     asked = emit(early, "claim", {"code": code, "name": "Cy"})
     assert asked["ok"], asked
@@ -79,9 +85,7 @@ def test_a_locked_room_takes_no_claim_and_locking_ends_those_waiting():
 
 def test_one_name_has_one_claim_waiting_and_the_tv_gets_one_entry_per_name():
     harness = Harness()
-    code, tv, phones = lobby(harness, "Ana", "Bob", "Cy")
-    phones["Bob"][0].disconnect(namespace="/play")
-    phones["Cy"][0].disconnect(namespace="/play")
+    code, tv, _phones = two_away(harness)  # (Ana's phone stays connected while it is held)
     first = harness.phone()
     asked = emit(first, "claim", {"code": code, "name": "Bob"})
     assert asked["ok"]

@@ -37,6 +37,7 @@ from questions.store import (
     save_pack,
     set_shared,
 )
+from tests.conftest import every_entry
 from tests.test_storage import example_pack
 
 EPOCH_MS = 1_767_225_600_000  # 2026-01-01: wall clocks are far beyond 2**31 ms
@@ -207,7 +208,7 @@ def test_a_pack_is_stored_listed_read_back_and_deleted(stores: Callable[[], Stor
                                                                (f"db:{other}", "Other", False)]
     assert set_shared(engine, key, True)
     assert f"db:{key}" in [p["id"] for p in library.packs("x" * 64)]
-    entries = library.entries([f"db:{key}"])
+    entries = every_entry(library, [f"db:{key}"])
     assert entries[-1].question.answer == MAX_NUMBER and entries[-1].image_url == f"/packs/db:{key}/media/far.png"
     assert library.pack("db:999999999999999999") is None  # an old-style number beyond any id: no such pack
 

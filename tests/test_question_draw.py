@@ -12,7 +12,7 @@ from typing import Any
 from host.service import FakeClock, RoomService
 from host.store import Store
 from questions.library import Library
-from tests.conftest import Harness, control
+from tests.conftest import Harness, control, every_entry
 
 SCALE = 0.05  # timers x 0.05: a whole all-bot game is a few thousand 25 ms ticks
 
@@ -58,7 +58,7 @@ def play_out(harness: Harness, code: str, limit: int = 40_000) -> list[tuple[str
 def kinds_of(pack_ids: list[str], harness: Harness) -> dict[str, set[str]]:
     """The question ids of these packs by kind."""
     result: dict[str, set[str]] = {"numeric": set(), "choice": set()}
-    for entry in harness.service.library.entries(pack_ids):
+    for entry in every_entry(harness.service.library, pack_ids):
         result[entry.question.type].add(entry.id)
     return result
 

@@ -22,7 +22,7 @@ from host.store import Store
 from questions.formats import read_pack
 from questions.library import Library
 from questions.store import PackRecord, list_packs, save_pack
-from tests.conftest import ROOT, Harness, Servers, control, last_state
+from tests.conftest import ROOT, Harness, Servers, control, every_entry, last_state
 from tests.test_audience import campaign_room, correct_of, open_question, send
 
 EXAMPLES = ROOT / "questions" / "examples"
@@ -72,7 +72,7 @@ def test_a_room_that_chose_a_deleted_pack_never_plays_its_replacement():
     evil = upload("Evil pack")
     room = harness.service.room(code)
     assert evil != good
-    entries = harness.service.library.entries(harness.service.chosen_packs(room))
+    entries = every_entry(harness.service.library, harness.service.chosen_packs(room))
     assert entries and not any(e.id.startswith(evil) for e in entries), "the room plays the evil pack"
     assert client.get(f"/api/packs/{good}", headers=headers).status_code == 404
     shown = harness.service.view(room, None, True)["questions"]

@@ -107,31 +107,31 @@
   }
 
   /* Players whose claimed answer times the server did not believe (a round trip the room's network does not back,
-   * or claims faster than the network or than a person): the host is told who, and by how much, in the header. */
+   * or claims faster than the network or than a person): the host is told who, and by how much. */
   function renderTimingDoubts() {
-    let box = document.getElementById("timing-warning");
     const doubts = isHost && state.phase === "playing" ? state.timing_doubts || [] : [];
-    if (!doubts.length) { if (box) box.remove(); return; }
-    if (!box) {
-      box = h("span", {id: "timing-warning", class: "storage-warning timing-warning", role: "status"});
-      document.getElementById("host-controls").before(box);
-    }
-    const worst = doubts.reduce((a, b) => (a.rtt >= b.rtt ? a : b));
-    box.textContent = t("tv.timing_doubt", {names: TR.list(doubts.map((d) => TR.iso(d.name))), rtt: worst.rtt,
-      room: worst.room_rtt});
+    const worst = doubts.length ? doubts.reduce((a, b) => (a.rtt >= b.rtt ? a : b)) : null;
+    headerNotice("timing-warning", "status", worst && t("tv.timing_doubt",
+      {names: TR.list(doubts.map((d) => TR.iso(d.name))), rtt: worst.rtt, room: worst.room_rtt}));
   }
 
   /* The audience's answers could not be saved for a while (the database is locked elsewhere): the host is told until
    * they are written (host/audience.py trouble). */
   function renderStorage() {
-    let box = document.getElementById("storage-warning");
     const trouble = isHost ? state.storage : null;
-    if (!trouble) { if (box) box.remove(); return; }
-    if (!box) {  /* in the header, beside the status: it must never cover a control the host needs */
-      box = h("span", {id: "storage-warning", class: "storage-warning", role: "alert"});
+    headerNotice("storage-warning", "alert", trouble && t("tv.storage_busy", {n: trouble.waiting}));
+  }
+
+  /* A notice for the host in the header, beside the status (it must never cover a control the host needs), or none
+   * when ``text`` is empty. */
+  function headerNotice(id, role, text) {
+    let box = document.getElementById(id);
+    if (!text) { if (box) box.remove(); return; }
+    if (!box) {
+      box = h("span", {id, class: "header-notice", role});
       document.getElementById("host-controls").before(box);
     }
-    box.textContent = t("tv.storage_busy", {n: trouble.waiting});
+    box.textContent = text;
   }
 
   /* The screen is a layout of regions; a region is rebuilt only when what it shows changed, so a phone
