@@ -1,9 +1,8 @@
 """Fair timing against a scripted phone (issue [16], docs/decisions.md "Fair timing against a liar"): a phone that
 holds back every acknowledgement of the server's round-trip probes by 650 ms, so that the server takes its round
-trip for the 600 ms ceiling, and claims its own measure minus 500 ms (100 ms at least). Against an honest phone on
-the same network it may gain at most the capped fast edge of its window (``max(100, 2 x the room's round trip) + 40`` ms), so it is never
-ranked first when it tapped 200 ms or more after the honest phone; every one of its claims is flagged, and the
-host's TV (1280x720, in Persian) names it while the game runs."""
+trip for the 600 ms ceiling, and claims its own measure minus 500 ms (100 ms at least). Against an honest phone on the same network it
+may gain at most the capped fast edge of its window (``max(100, 2 x the room's round trip) + 40`` ms), so it is never
+ranked first when it tapped 200 ms or more after the honest phone; every one of its claims is flagged."""
 
 from __future__ import annotations
 
@@ -11,12 +10,10 @@ import random
 import time
 
 import pytest
-from playwright.sync_api import expect
 
 from bench.fairness import SimPhone
 from host.connections import BELIEVED_RTT_FLOOR_MS, DOUBT_FLAGS, TIMING_SLACK_MS
-from tests.conftest import LiveServer, TestBrowser
-from tests.e2e import new_page, shot
+from tests.conftest import LiveServer
 from tests.live import HostedRoom
 
 ROUNDS = 20
@@ -35,15 +32,9 @@ class ScriptedLiar(SimPhone):
 
 
 @pytest.mark.serial
-def test_a_phone_that_delays_its_probes_and_lies_never_wins_200_ms_late(server: LiveServer, browser: TestBrowser
-                                                                        ) -> None:
+def test_a_phone_that_delays_its_probes_and_lies_never_wins_200_ms_late(server: LiveServer) -> None:
     rng = random.Random(20261205)
     room = HostedRoom(server.url)
-    tv = new_page(browser, viewport={"width": 1280, "height": 720})  # the host's own TV: its token in its storage
-    tv.goto(server.url + "/")
-    tv.evaluate("([code, token]) => localStorage.setItem('throneroom.host.' + code, JSON.stringify(token))",
-                [room.code, room.token])
-    tv.goto(f"{server.url}/tv/{room.code}")
     honest = SimPhone(server.url, room.code, HONEST, rng, 2, 10)
     liar = ScriptedLiar(server.url, room.code, LIAR, rng, 2, 10)
     for round_ in range(1, ROUNDS + 1):
@@ -55,11 +46,6 @@ def test_a_phone_that_delays_its_probes_and_lies_never_wins_200_ms_late(server: 
         "bots": False, "rounds": ROUNDS, "preview_ms": 300, "answer_ms": 1800, "reveal_ms": 100})["ok"]
     time.sleep(2.5)  # both phones measured a few times (a probe every half second until four)
     assert room.control(control="start")["ok"]
-    warning = tv.locator("#timing-warning")
-    expect(warning).to_contain_text(LIAR, timeout=30_000)  # after its second answer not believed
-    assert room.control(control="language", language="fa")["ok"]
-    expect(warning).to_contain_text("۶۰۰")  # its round trip, in the page's digits
-    shot(tv, "timing-doubt-fa-1280x720")
     final, state = room.finished(120)
     doubts = state.get("timing_doubts")
     for phone in (honest, liar):
