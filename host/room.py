@@ -22,6 +22,7 @@ from engine import registry
 from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
 from engine.simulate import room_rng
 from host.names import drop_joiners, has_visible, mixed_scripts, name_keys, strip_invisible, unshowable
+from host.nicknames import refused
 
 MAX_PLAYERS = 12
 NAME_MAX = 20
@@ -47,15 +48,19 @@ Effect = Callable[[], Any]  # applies a planned event; a join's gives the new se
 class RoomError(Exception):
     """An event the room refuses: ``code`` is a stable key for the client, ``field`` names the bad part."""
 
-    def __init__(self, code: str, message: str, field: str | None = None):
+    def __init__(self, code: str, message: str, field: str | None = None, params: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+        self.params = params  # numbers the client's message shows (its own formatting: Intl), e.g. a name's limit
 
     def to_json(self) -> dict[str, Any]:
         """The error as sent in an acknowledgement."""
-        return {"code": self.code, "message": self.message, "field": self.field}
+        answer = {"code": self.code, "message": self.message, "field": self.field}
+        if self.params is not None:
+            answer["params"] = self.params
+        return answer
 
 
 def check_text(data: Any) -> None:
@@ -123,8 +128,9 @@ def clean_name(raw: Any) -> str:
     name = " ".join(name.split())
     if not name:
         raise RoomError("invalid_name", "name must not be empty", "name")
-    if len(name) > NAME_MAX:
-        raise RoomError("invalid_name", f"name must be at most {NAME_MAX} characters", "name")
+    if len(name) > NAME_MAX:  # refused, never cut: cut, it may be someone else's name (issue [17], finding 8)
+        raise RoomError("name_too_long", f"a name has at most {NAME_MAX} characters; this one has {len(name)}",
+                        "name", {"max": NAME_MAX, "n": len(name)})
     if not has_visible(name):
         raise RoomError("name_invisible", "a name needs a letter or a digit that can be seen", "name")
     if mixed_scripts(name):
@@ -319,6 +325,7 @@ class Room:
     paused: bool = False
     order: list[int] = field(default_factory=list)  # who plays first when there are more players than seats
     seat_grace_s: int = SEAT_GRACE_S
+    name_filter: bool = True  # rude names are refused at join and rename (host/nicknames.py); the host may turn it off
     game_ms: int = 0  # the game clock at the last event
     seq: int = 0  # events applied
     version: int = 0  # changes seen by clients (events, connections)
@@ -480,6 +487,8 @@ class Room:
         if self.replaying:
             return replayed_name(data.get("name"))
         name = clean_name(data.get("name"))
+        if self.name_filter and refused(name):  # never the word in the message: the phone shows its own text
+            raise RoomError("name_not_allowed", "this name is not allowed in this room: choose another one", "name")
         data["name"] = name
         return name
 
@@ -613,6 +622,18 @@ class Room:
             seat.old_token_hashes = [*seat.old_token_hashes[-7:], seat.token_hash]
             seat.token_hash = token_hash
             self.reindex()
+
+        return effect
+
+    def _plan_name_filter(self, data: dict[str, Any]) -> Effect:
+        """The host turns the nickname filter on or off (docs/security.md, "Nicknames"); names already in the room
+        stay as they are."""
+        on = data.get("on")
+        if not isinstance(on, bool):
+            raise RoomError("invalid", "on must be true or false", "on")
+
+        def effect() -> None:
+            self.name_filter = on
 
         return effect
 
@@ -966,6 +987,7 @@ class Room:
             "spectator_count": self.spectator_count(),
             "max_players": MAX_PLAYERS,
             "seat_grace_s": self.seat_grace_s,
+            "name_filter": self.name_filter,
             "games": games,
             "selected_game": self.selected_game,
             "timer_scale": self.timer_scale,  # a lobby shows timers as they will run (settings stay unscaled)

@@ -45,7 +45,7 @@ from questions.library import Library
 log = logging.getLogger("throneroom.rooms")
 
 HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "end", "lobby",
-               "kick", "team", "lineup", "seat_grace")
+               "kick", "team", "lineup", "seat_grace", "name_filter")
 PUBLIC_VIEW_FRESH_MS = 250  # a phone's public view at one room version is built once in this time (phone_public_view)
 SUPPLY_FRESH_MS = 1000  # how long a lobby's list of packs is kept (pack_supply)
 SUPPLY_KEPT = 1000  # and how many lists at most (one per host and choice of packs)

@@ -106,7 +106,7 @@ def test_thousands_of_bad_events_change_nothing(harness: Harness):
             payload = bad_payload(rng, event, code)
         answer = client.emit(event, payload, namespace=namespace, callback=True)
         assert isinstance(answer, dict) and answer.get("ok") is False, (i, who, event, payload, answer)
-        assert set(answer["error"]) == {"code", "message", "field"}
+        assert set(answer["error"]) - {"params"} == {"code", "message", "field"}  # params: numbers a message shows
         answered += 1
 
     assert answered == 3000

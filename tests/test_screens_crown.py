@@ -104,7 +104,7 @@ def test_a_crown_game_of_twelve_in_five_houses_fits_every_screen(browser: Any, s
     falcon_a = room.phone("falcon-a", names[0])
     falcon_b = room.phone("falcon-b", names[1])
     tower = room.phone("tower", names[2])
-    room.phone("spectator", "Șerban Ăîâșț Spectator", role="spectator")  # the TV's view, in one column
+    room.phone("spectator", "Șerban Ăîâșț Oaspete", role="spectator")  # the TV's view, in one column
     for page, house in ((falcon_a, FALCON), (falcon_b, FALCON), (tower, TOWER)):
         click(page, f"[data-team='{house}']")
         room.wait(page, f"[data-team='{house}'].chosen")

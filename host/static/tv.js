@@ -271,13 +271,17 @@
           if (seconds === null) { say(t("error.invalid"), true); return; }
           control("seat_grace", {seconds});
         }})) : null;
+    /* The nickname filter (docs/security.md, "Nicknames"): on unless the host turns it off, for the names to come. */
+    const nameFilter = isHost ? h("label", {class: "seat-grace name-filter", "data-fine": ""},
+      h("input", {id: "name-filter", type: "checkbox", checked: state.name_filter !== false,
+        onchange: (e) => control("name_filter", {on: e.target.checked})}), t("tv.name_filter")) : null;
     return h("section", {class: state.players.length > 6 ? "players many" : "players", "data-read-from-sofa": ""},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       swapIn !== null ? h("p", {class: "swap-hint", id: "swap-hint"}, t("tv.swap_hint"),
         h("button", {class: "lineup-button", onclick: () => { swapIn = null; forget(regions.players); renderLobby(); }}, t("tv.cancel"))) : null,
       h("ul", {id: "player-list"}, items, empty),
       state.spectator_count ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectator_count})) : null,
-      watchers, grace);
+      watchers, grace, nameFilter);
   }
 
   /* "That's me": a phone says it is someone whose phone is gone; the host confirms with one tap (any screen). One

@@ -56,15 +56,41 @@
         languagePicker())]);
   }
 
+  /* How many characters the server counts in a typed name (host/room.py clean_name: NFKC, invisible characters
+   * out, one space between words), and the field's counter "7/20": a name is never cut (finding 8 of [17]: a
+   * maxlength cut a 22-character name into someone else's), it says it is too long, here and from the server. */
+  const NAME_MAX = 20;
+  function nameLength(text) {
+    const cleaned = text.normalize("NFKC").replace(/[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, (c) => (c === "\u200c" || c === "\u200d" ? c : ""));
+    return Array.from(cleaned.trim().split(/\s+/).join(" ")).length;
+  }
+  function nameCounter(input, error, id) {
+    const counter = h("span", {class: "name-count", id, "aria-live": "polite"});
+    let said = false;  /* the error shown is the counter's own "too long" */
+    const count = () => {
+      const n = nameLength(input.value);
+      counter.textContent = t("phone.name_count", {n, max: NAME_MAX});
+      const over = n > NAME_MAX;
+      counter.classList.toggle("over", over);
+      if (over) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+      if (over) { error.textContent = errorText({code: "name_too_long", params: {max: NAME_MAX, n}}); said = true; }
+      else if (said) { error.textContent = ""; said = false; }
+    };
+    input.addEventListener("input", count);
+    count();
+    return counter;
+  }
+
   function joinForm() {
     seated = false;
     unseated = "join";
     header();
-    const input = h("input", {id: "name", name: "name", maxlength: 20, autocomplete: "nickname", required: true,
+    const input = h("input", {id: "name", name: "name", autocomplete: "nickname", required: true,
       dir: "auto", enterkeyhint: "go", "aria-describedby": "name-error", "data-verbatim": "",
       value: typed.name !== null ? typed.name : storage.get("name") || "",
       oninput: (e) => { typed.name = e.target.value; }});
     const error = h("p", {id: "name-error", class: "field-error", role: "alert"}, typed.error ? errorText(typed.error) : "");
+    const counter = nameCounter(input, error, "name-count");
     async function join(role) {
       const answer = await request(socket, "join", {code, name: input.value, role, language: TR.lang});
       typed = {name: input.value, error: answer.ok ? "" : answer.error};
@@ -84,7 +110,7 @@
       : null;
     const form = h("form", {class: "join-form", id: "join-form", onsubmit: (e) => { e.preventDefault(); join("player"); }},
       h("h1", null, t("phone.join_title", {code: TR.iso(code)})),
-      h("label", {for: "name"}, t("phone.your_name")), input, error, itsMe,
+      h("div", {class: "name-label"}, h("label", {for: "name"}, t("phone.your_name")), counter), input, error, itsMe,
       h("button", {type: "submit", class: "big primary", id: "join-player"}, t("phone.join_play")),
       h("button", {type: "button", class: "big", id: "join-watch", onclick: () => join("spectator")}, t("phone.join_watch")));
     clear(screen, form);
@@ -121,8 +147,9 @@
   }
 
   function renameForm() {
-    const input = h("input", {id: "rename", maxlength: 20, value: state.me.name, dir: "auto", "data-verbatim": ""});
-    const error = h("p", {class: "field-error", role: "alert"});
+    const input = h("input", {id: "rename", value: state.me.name, dir: "auto", "data-verbatim": ""});
+    const error = h("p", {class: "field-error", id: "rename-error", role: "alert"});
+    const counter = nameCounter(input, error, "rename-count");
     return h("form", {class: "rename-form", onsubmit: async (e) => {
       e.preventDefault();
       const answer = await ask("rename", {name: input.value});
@@ -130,7 +157,7 @@
       renaming = false;
       storage.set("name", input.value);
       redraw();
-    }}, h("label", {for: "rename"}, t("phone.rename")), input, error,
+    }}, h("div", {class: "name-label"}, h("label", {for: "rename"}, t("phone.rename")), counter), input, error,
       h("div", {class: "row"}, h("button", {type: "submit", class: "primary"}, t("phone.save")),
         h("button", {type: "button", onclick: () => { renaming = false; redraw(); }}, t("phone.cancel"))));
   }
