@@ -308,12 +308,15 @@ class Draw:
     ``by_kind``; else in all), then, if they are fewer, seen ones up to ``most``: the first ones in the packs' order
     (``in_order``), else drawn at random from the start's seed, with ``categories`` as many of each category as a
     deck whose categories take turns holds. The sample comes in the packs' order; a pool no larger than ``most`` is
-    given whole, so the game draws from it exactly as from all the questions."""
+    given whole, so the game draws from it exactly as from all the questions. ``kinds``: only questions of these
+    kinds ("numeric", "choice", "multi", "poll", "order", "text"; docs/packs.md) are counted and drawn; None: every
+    kind (the Short Campaign asks only numeric and choice questions, the Quiz every kind)."""
 
     most: int
     by_kind: bool = False
     in_order: bool = False
     categories: bool = False
+    kinds: tuple[str, ...] | None = None
 
 
 class AudienceQuestion(TypedDict):

@@ -264,8 +264,7 @@ def preview_pack(pack_id: str) -> Any:
     if preview is None:
         abort(404)
     return jsonify({"ok": True, "name": preview["name"], "language": preview["language"], "count": preview["count"],
-                    "questions": [{"type": q.type, "prompt": q.prompt, "options": list(q.options),
-                                   "category": q.category} for q in preview["questions"]]})
+                    "questions": [q.preview() for q in preview["questions"]]})  # each kind's shape, no answer
 
 
 def owned_pack(pack_id: str) -> tuple[Any, str]:

@@ -33,17 +33,23 @@ from questions.model import (
     Problem,
     RawQuestion,
     build_pack,
+    canonical_kind,
     clipped,
     shown,
 )
 
 OWN_FORMAT = "throneroom-pack/1"
 CSV_COLUMNS = ("type", "prompt", "answer", "unit", "option1", "option2", "option3", "option4", "option5", "option6",
-               "correct", "category", "difficulty", "source", "time", "image")
+               "correct", "category", "difficulty", "source", "time", "image", "margin", "low", "high", "accepted",
+               "rights", "points")
+NUMBER_LIST = re.compile(r"\s*[|,;+/]\s*|\s+")  # "1|3", "1, 3", "1 3": several options by their numbers
 KAHOOT_TIMES = (5, 10, 20, 30, 60, 90, 120, 240)
 MIN_TIME, MAX_TIME = 5, 240  # a question's own time, in seconds (Kahoot!'s shortest and longest)
 # a GIFT answer in braces: a run without braces that holds one of = ~ # (linear: no run is scanned twice)
-GIFT_ANSWER = re.compile(r"\{[^{}=~#]*[=~#][^{}]*\}")
+GIFT_ANSWER = re.compile(r"\{[^{}=~#]*[=~#][^{}]*\}|\{\s*(?:T|F|TRUE|FALSE)\s*\}")
+GIFT_TRUE_FALSE = re.compile(r"(T|F|TRUE|FALSE)\s*(?:#.*)?", re.IGNORECASE | re.DOTALL)
+GIFT_WEIGHT = re.compile(r"\s*%(-?\d{1,3}(?:\.\d+)?)%")
+GIFT_FEEDBACK = re.compile(r"(?<!\\)#")
 SMALL_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}(?:\.0+)?")
 ANY_NUMBER = re.compile(r"[0-9]+(?:\.0+)?")
 
@@ -334,7 +340,10 @@ def read_own(text: str | Any, name: str | None = None, language: str | None = No
             continue
         raws.append(TimedQuestion(where, item.get("type"), item.get("prompt"), item.get("answer"),
                                   item.get("options"), item.get("correct"), item.get("unit"), item.get("category"),
-                                  item.get("difficulty"), item.get("source"), item.get("time"), item.get("image")))
+                                  item.get("difficulty"), item.get("source"), item.get("time"), item.get("image"),
+                                  margin=item.get("margin"), low=item.get("low"), high=item.get("high"),
+                                  rights=item.get("rights"), accepted=item.get("accepted"),
+                                  points=item.get("points")))
     return _with_extras(raws, images, name=name or data.get("name"), language=language or data.get("language"),
                       author=data.get("author", ""), licence=data.get("licence", ""),
                       description=data.get("description", ""), problems=problems)
@@ -342,7 +351,8 @@ def read_own(text: str | Any, name: str | None = None, language: str | None = No
 
 def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
     """CSV with the documented header; comma or semicolon separated; a multiple-choice row names its correct
-    option by number (1-6)."""
+    option by number (1-6), a multi row its right ones ("1|3"); the newer kinds' columns (margin, low, high, accepted,
+    rights, points) are optional (docs/packs.md)."""
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
@@ -394,19 +404,28 @@ def read_csv(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         options = [cells.get(f"option{k}", "") for k in range(1, MAX_OPTIONS + 1)]
         while options and not options[-1].strip():
             options.pop()
+        kind = canonical_kind(cells.get("type"))
         correct_text = (cells.get("correct") or "").strip()
+        rights_text = (cells.get("rights") or "").strip()
         correct: Any = None
+        rights: Any = _option_numbers(rights_text) if rights_text else None
         if correct_text:
-            if "," in correct_text or "+" in correct_text:
-                problems.append(Problem(f"row {number}", "correct", "several correct answers; a question has one",
+            marks = [m for m in NUMBER_LIST.split(correct_text) if m]
+            if kind == "multi":
+                rights = rights if rights is not None else _option_numbers(correct_text)
+            elif len(marks) > 1:
+                problems.append(Problem(f"row {number}", "correct", "several correct answers; a choice question "
+                                                                    "has one (type multi has several right options)",
                                         code="several_correct"))
                 continue
-            correct = _option_number(correct_text, correct_text)
-        kind = (cells.get("type") or "").strip().lower()
-        raws.append(TimedQuestion(f"row {number}", kind, cells.get("prompt"), cells.get("answer"),
-                                  options if kind != "numeric" else None, correct, cells.get("unit") or None,
-                                  cells.get("category"), cells.get("difficulty"), cells.get("source") or None,
-                                  cells.get("time"), cells.get("image")))
+            else:
+                correct = _option_number(correct_text, correct_text)
+        raws.append(TimedQuestion(f"row {number}", cells.get("type", "").strip(), cells.get("prompt"),
+                                  cells.get("answer"), options if kind not in ("numeric", "text") else None, correct,
+                                  cells.get("unit") or None, cells.get("category"), cells.get("difficulty"),
+                                  cells.get("source") or None, cells.get("time"), cells.get("image"),
+                                  margin=cells.get("margin"), low=cells.get("low"), high=cells.get("high"),
+                                  rights=rights, accepted=cells.get("accepted"), points=cells.get("points")))
     return raws, problems
 
 
@@ -422,6 +441,12 @@ def _csv_problem(line: int, error: csv.Error) -> Problem:
         return Problem(f"line {line}", "", f"a cell longer than {csv.field_size_limit():,} characters",
                        code="cell_too_long", args={"n": csv.field_size_limit()})
     return Problem(f"line {line}", "", f"not valid CSV: {clipped(str(error))}", code="invalid_csv")
+
+
+def _option_numbers(text: str) -> list[Any]:
+    """Several options by their numbers from 1 ("1|3", "1,3", "1 3") as places from 0; what is not a number stays
+    text (refused by the checks)."""
+    return [_option_number(mark, mark) for mark in NUMBER_LIST.split(text.strip()) if mark][:MAX_OPTIONS + 1]
 
 
 def _option_number(text: str, otherwise: Any) -> Any:
@@ -484,8 +509,11 @@ def _unescape_gift(text: str) -> str:
 
 
 def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
-    """Moodle GIFT: ``Question {=right ~wrong ~wrong}`` and ``Question {#42}``; ``$CATEGORY:`` lines set the category,
-    ``//`` lines are comments. Weighted answers and several right answers are reported, not guessed."""
+    """Moodle GIFT: multiple choice ``{=right ~wrong}`` (several right or weighted answers ``{~%50%A ~%50%B ~%-100%C}``:
+    a multi question), true/false ``{T}`` ``{FALSE}``, short answer ``{=Paris =paris}`` (a text question), numeric
+    ``{#42}``, with a tolerance ``{#1440:60}`` or a range ``{#1400..1500}``, and matching ``{=a -> 1 =b -> 2}`` as an
+    ordering question when its right-hand sides number the places; ``$CATEGORY:`` lines set the category, ``//``
+    lines are comments. What cannot be carried (essay, other matching) is reported, not guessed."""
     raws: list[RawQuestion] = []
     problems: list[Problem] = []
     category = None
@@ -508,37 +536,10 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         prompt = _unescape_gift(body[:opening] + " " + body[closing + 1:])
         prompt = re.sub(r"^\[(html|moodle|plain|markdown)\]", "", prompt).strip()
         inside = body[opening + 1: closing].strip()
-        if inside.startswith("#"):
-            value = inside[1:].strip()
-            if ":" in value or ".." in value:
-                problems.append(Problem(where, "answer", "numeric answers with a tolerance or range are not "
-                                                         "supported: give one whole number", code="gift_range"))
-                return
-            raws.append(RawQuestion(where, "numeric", prompt, _unescape_gift(value), category=category))
-            return
-        parts = re.findall(r"(?<!\\)([=~])((?:\\.|[^=~\\])*)", inside)
-        if not parts:
-            problems.append(Problem(where, "type", "unsupported question type (true/false, matching, essay or "
-                                                   "short answer); use multiple choice {=…~…} or numeric {#…}",
-                                    code="gift_type"))
-            return
-        options: list[str] = []
-        correct: list[int] = []
-        for mark, option in parts:
-            option = option.split("#", 1)[0]  # feedback after # is dropped
-            if re.match(r"\s*%-?\d+%", option):
-                problems.append(Problem(where, "options", "weighted answers (%…%) are not supported",
-                                        code="gift_weighted"))
-                return
-            if mark == "=":
-                correct.append(len(options))
-            options.append(_unescape_gift(option))
-        if len(correct) != 1:
-            problems.append(Problem(where, "correct", "several correct answers; a question has exactly one"
-                                    if correct else "no correct answer (mark it with =)",
-                                    code="several_correct" if correct else "gift_no_correct"))
-            return
-        raws.append(RawQuestion(where, "choice", prompt, None, options, correct[0], category=category))
+        raw = _gift_answer(where, prompt, inside, problems)
+        if raw is not None:
+            raw.category = category
+            raws.append(raw)
 
     for number, line in enumerate(text.splitlines(), start=1):
         if len(raws) > MAX_QUESTIONS:  # one more than a pack holds: build_pack says so
@@ -558,6 +559,97 @@ def read_gift(text: str) -> tuple[list[RawQuestion], list[Problem]]:
         block.append(line)
     flush(start)
     return raws, problems
+
+
+def _gift_answer(where: str, prompt: str, inside: str, problems: list[Problem]) -> RawQuestion | None:
+    """The question a GIFT answer in braces makes (its prompt given), or None after adding a problem."""
+    if inside.startswith("#"):
+        return _gift_numeric(where, prompt, inside[1:].strip(), problems)
+    if GIFT_TRUE_FALSE.fullmatch(inside):
+        return RawQuestion(where, "truefalse", prompt, inside.split("#", 1)[0].strip().upper().startswith("T"))
+    parts = re.findall(r"(?<!\\)([=~])((?:\\.|[^=~\\])*)", inside)
+    if not parts:
+        problems.append(Problem(where, "type", "unsupported question type (an essay, or no answers): use multiple "
+                                               "choice {=…~…}, true/false {T}, short answer {=…}, numeric {#…} or "
+                                               "matching {=… -> 1}", code="gift_type"))
+        return None
+    answers: list[tuple[str, float]] = []  # (text, weight in percent) of each answer, feedback dropped
+    for mark, option in parts:
+        option = GIFT_FEEDBACK.split(option, 1)[0]
+        weight = GIFT_WEIGHT.match(option)
+        if weight:
+            option = option[weight.end():]
+        answers.append((_unescape_gift(option), float(weight.group(1)) if weight else 100.0 if mark == "=" else 0.0))
+    if any(re.search(r"(?<!\\)->", option) for _, option in parts):
+        return _gift_matching(where, prompt, [text for text, _ in answers], problems)
+    if all(mark == "=" for mark, _ in parts):  # short answer: every answer is an accepted one
+        accepted = [text for text, weight in answers if weight >= 100]
+        if len(accepted) < len(answers):
+            problems.append(Problem(where, "accepted", f"{len(answers) - len(accepted)} answer(s) with partial "
+                                                       "credit (%…% below 100) left out: a typed answer is right or "
+                                                       "not", warning=True, code="gift_partial",
+                                    args={"n": len(answers) - len(accepted)}))
+        return RawQuestion(where, "text", prompt, accepted=accepted)
+    options = [text for text, _ in answers]
+    full = [i for i, (_, weight) in enumerate(answers) if weight >= 100]
+    positive = [i for i, (_, weight) in enumerate(answers) if weight > 0]
+    if len(full) == 1:  # one right answer (others may give partial credit in Moodle: not here)
+        if len(positive) > 1:
+            problems.append(Problem(where, "options", f"{len(positive) - 1} answer(s) with partial credit (%…%) "
+                                                      "count as wrong: a choice question has one right answer",
+                                    warning=True, code="gift_partial", args={"n": len(positive) - 1}))
+        return RawQuestion(where, "choice", prompt, None, options, full[0])
+    if not positive:
+        problems.append(Problem(where, "correct", "no correct answer (mark it with = or a positive weight %…%)",
+                                code="gift_no_correct"))
+        return None
+    return RawQuestion(where, "multi", prompt, None, options, rights=positive)  # several right: choose all
+
+
+def _gift_numeric(where: str, prompt: str, value: str, problems: list[Problem]) -> RawQuestion | None:
+    """A numeric answer: ``42``, ``1440:60`` (a margin of 60) or ``1400..1500`` (the middle, rounded half up, and
+    half the range, rounded up, as the margin); one answer only (``=`` and a weight of 100 % may lead it)."""
+    value = GIFT_FEEDBACK.split(value, 1)[0].strip()
+    value = re.sub(r"^=\s*(?:%100%)?", "", value).strip()
+    if re.search(r"[=~]", value):
+        problems.append(Problem(where, "answer", "several numeric answers: give one (with a margin n:m or a range "
+                                                 "a..b)", code="gift_numeric_several"))
+        return None
+    if ".." in value:
+        ends = [end.strip() for end in value.split("..", 1)]
+        if not all(SMALL_NUMBER.fullmatch(end) for end in ends):
+            problems.append(Problem(where, "answer", f"a range's ends must be whole numbers, not {shown(value)}",
+                                    code="gift_range", args={"value": shown(value)}))
+            return None
+        low, high = (int(end.split(".")[0]) for end in ends)
+        if low > high:
+            problems.append(Problem(where, "answer", f"the range {low}..{high} goes down: write the smaller number "
+                                                     "first", code="gift_range_order", args={"low": low, "high": high}))
+            return None
+        return RawQuestion(where, "numeric", prompt, (low + high + 1) // 2, margin=(high - low + 1) // 2)
+    if ":" in value:
+        answer, margin = (part.strip() for part in value.split(":", 1))
+        return RawQuestion(where, "numeric", prompt, _unescape_gift(answer), margin=_unescape_gift(margin))
+    return RawQuestion(where, "numeric", prompt, _unescape_gift(value))
+
+
+def _gift_matching(where: str, prompt: str, pairs: list[str], problems: list[Problem]) -> RawQuestion | None:
+    """A matching question ``{=Mercury -> 1 =Venus -> 2}`` as an ordering question, when its right-hand sides are
+    the places 1 to n; any other matching is refused."""
+    items: dict[int, str] = {}
+    for pair in pairs:
+        left, _, right = pair.partition("->")
+        place = right.strip()
+        if not SMALL_NUMBER.fullmatch(place) or len(place) > 2:
+            items = {}
+            break
+        items[int(place.split(".")[0])] = left.strip()
+    if sorted(items) != list(range(1, len(pairs) + 1)):
+        problems.append(Problem(where, "type", "matching questions are read as ordering questions only when the "
+                                               "right-hand sides number the places (a -> 1, b -> 2, …)",
+                                code="gift_matching"))
+        return None
+    return RawQuestion(where, "order", prompt, None, [items[place] for place in sorted(items)])
 
 
 def _gift_braces(body: str) -> tuple[int, int] | None:
@@ -638,8 +730,8 @@ def check_xlsx(data: bytes) -> None:
 
 def read_kahoot(data: bytes) -> tuple[list[RawQuestion], list[Problem]]:
     """The Kahoot! spreadsheet template (.xlsx): a header row with "Question", "Answer 1" to "Answer 4",
-    "Time limit" and "Correct answer(s)", then one question per row. Rows with several correct answers are
-    reported, not changed. The file is checked as a zip first (check_xlsx); its XML is read through defusedxml
+    "Time limit" and "Correct answer(s)", then one question per row. A row with several correct answers is a
+    multi question (choose all that apply). The file is checked as a zip first (check_xlsx); its XML is read through defusedxml
     (openpyxl uses it when it is installed), so entity tricks are refused; declared dimensions are ignored, at most
     MAX_COLUMNS columns and MAX_ROWS rows are read, and reading stops after MAX_EMPTY_ROWS empty rows in a row."""
     import zipfile
@@ -730,13 +822,9 @@ def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[lis
         while options and not options[-1]:
             options.pop()
         marks = [m.strip() for m in re.split(r"[,;\s]+", get("correct")) if m.strip()]
-        if len(marks) > 1:
-            marks_shown = ", ".join(clipped(m) for m in marks[:5]) + (", …" if len(marks) > 5 else "")
-            problems.append(Problem(where, "correct", f"several correct answers ({marks_shown}); Throneroom "
-                                                      "questions have exactly one: keep one and import again",
-                                    code="several_correct"))
-            continue
-        correct: Any = _option_number(marks[0], None) if marks else None
+        kind = "multi" if len(marks) > 1 else "choice"  # several correct answers: choose all that apply
+        correct: Any = _option_number(marks[0], None) if len(marks) == 1 else None
+        rights: Any = [_option_number(m, m) for m in marks[:MAX_OPTIONS + 1]] if len(marks) > 1 else None
         limit = get("time limit")
         seconds = None
         if limit and SMALL_NUMBER.fullmatch(limit):
@@ -756,8 +844,8 @@ def _kahoot_rows(sheet: Any, entities: tuple[type[Exception], ...]) -> tuple[lis
                                                     "image in a .zip with the spreadsheet and name its file)",
                                     warning=True, code="zip_image_link", args={"value": shown(image)}))
             image = None
-        raws.append(TimedQuestion(where, "choice", get("question"), None, options, correct, time=seconds,
-                                  image=image))
+        raws.append(TimedQuestion(where, kind, get("question"), None, options, correct, time=seconds,
+                                  image=image, rights=rights))
     if not columns:
         problems.append(Problem("file", "header", "no header row with Question and Answer 1 columns: use the "
                                                   "Kahoot! quiz template", code="kahoot_header"))

@@ -135,10 +135,7 @@ def _rebuild(lines: list[str], sleep: Callable[[float], Any], folder: Path) -> P
     questions = []
     for start in range(1, len(lines), BATCH):
         for line in lines[start: start + BATCH]:
-            q = json.loads(line)
-            questions.append(Question(q["type"], q["prompt"], q["category"], q["difficulty"], q.get("answer"),
-                                      q.get("unit"), tuple(q.get("options") or ()), q.get("correct"), q.get("source"),
-                                      q.get("time"), q.get("image")))
+            questions.append(Question.from_json(json.loads(line)))
         sleep(0)
     pack = head["pack"]
     warnings = [Problem(**w) for w in head["warnings"]]

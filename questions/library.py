@@ -70,7 +70,9 @@ def builtin_packs() -> dict[str, Pack]:
     return packs
 
 
-Stratum = tuple[str | None, str | None]  # (type, category), None for any: the unit a draw counts in
+# (type, category), None for any, a tuple of types for any of them (a Draw's ``kinds`` without ``by_kind``): the unit
+# a draw counts in
+Stratum = tuple[str | tuple[str, ...] | None, str | None]
 
 
 class Source(Protocol):
@@ -109,7 +111,8 @@ class MemoryPack:
     def _stratum(self, stratum: Stratum) -> list[int]:
         kind, category = stratum
         return [i for i, q in enumerate(self.pack.questions)
-                if (kind is None or q.type == kind) and (category is None or q.category == category)]
+                if (kind is None or q.type == kind or (isinstance(kind, tuple) and q.type in kind))
+                and (category is None or q.category == category)]
 
     def ranks(self, stratum: Stratum, positions: list[int]) -> dict[int, int]:
         wanted = set(positions)
@@ -169,20 +172,25 @@ class Library:
         self.engine = engine
 
     def packs(self, viewer: str | None = None) -> list[dict[str, Any]]:
-        """Summaries of the packs ``viewer`` sees: id, name, language, counts by type, and whose it is: ``builtin``,
+        """Summaries of the packs ``viewer`` sees: id, name, language, its numeric and choice questions, its questions
+        of every kind (``kinds``: {kind: count}) and all of them (``total``), and whose it is: ``builtin``,
         ``mine`` (the viewer's own upload) and ``shared`` (offered to every room: shared by its owner, or without
         one; a built-in pack is not "shared")."""
         result = []
         for pack_id, pack in builtin_packs().items():
-            numeric = sum(q.type == "numeric" for q in pack.questions)
-            result.append({"id": pack_id, "name": pack.name, "language": pack.language, "numeric": numeric,
-                           "choice": len(pack.questions) - numeric, "builtin": True, "mine": False, "shared": False})
+            kinds: dict[str, int] = {}
+            for q in pack.questions:
+                kinds[q.type] = kinds.get(q.type, 0) + 1
+            result.append({"id": pack_id, "name": pack.name, "language": pack.language,
+                           "numeric": kinds.get("numeric", 0), "choice": kinds.get("choice", 0), "kinds": kinds,
+                           "total": len(pack.questions), "builtin": True, "mine": False, "shared": False})
         if self.engine is not None:
             for row in list_packs(self.engine):
                 if not visible(row["owner"], row["shared"], viewer):
                     continue
                 result.append({"id": f"db:{row['id']}", "name": row["name"], "language": row["language"],
-                               "numeric": row["numeric"], "choice": row["choice"], "builtin": False,
+                               "numeric": row["numeric"], "choice": row["choice"], "kinds": row["kinds"],
+                               "total": row["total"], "builtin": False,
                                "mine": viewer is not None and row["owner"] == viewer,
                                "shared": row["owner"] is None or row["shared"]})
         return result
@@ -261,8 +269,13 @@ class Library:
         other of its stratum, from ``rng`` (the start's seed: the same packs and seed give the same sample).
         ``room`` is the drawing room's code, which its questions' image URLs carry; ``pause()`` runs between packs
         (the server's loop lets the other rooms run)."""
+        kinds = tuple(sorted(how.kinds)) if how.kinds is not None else None  # None: every kind
+
         def stratum_of(kind: str, category: str) -> Stratum:
-            return (kind if how.by_kind else None, category if how.categories and not how.in_order else None)
+            return (kind if how.by_kind else kinds, category if how.categories and not how.in_order else None)
+
+        def drawn(kind: str) -> bool:
+            return kinds is None or kind in kinds
 
         sources: list[tuple[str, Source]] = []
         unseen: dict[Stratum, list[int]] = {}  # per stratum, each source's number of unseen questions
@@ -277,9 +290,12 @@ class Library:
             places = sorted({int(i[len(pack_id) + 1:]) for i in seen if i.startswith(pack_id + ":")
                              and i[len(pack_id) + 1:].isascii() and i[len(pack_id) + 1:].isdigit()
                              and len(i) - len(pack_id) <= 7})
-            seen_here = {p: stratum_of(*s) for p, s in source.strata_of(places).items()} if places else {}
+            seen_here = {p: stratum_of(*s) for p, s in source.strata_of(places).items() if drawn(s[0])} \
+                if places else {}
             seen_at.append(seen_here)
             for (kind, category), count in source.census().items():
+                if not drawn(kind):  # a kind the game does not ask (Draw.kinds)
+                    continue
                 counts = unseen.setdefault(stratum_of(kind, category), [])
                 counts.extend([0] * (index + 1 - len(counts)))
                 counts[index] += count

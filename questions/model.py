@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from engine.core import InvalidAction
@@ -18,7 +19,26 @@ from engine.questions import MAX_NUMBER, parse_number  # the same limit and rule
 LANGUAGES = ("en", "fa", "ro")
 CATEGORIES = ("geography", "history", "science", "sport", "culture", "everyday", "general")
 DIFFICULTIES = ("easy", "medium", "hard")
-MIN_OPTIONS, MAX_OPTIONS = 2, 6
+MIN_OPTIONS, MAX_OPTIONS = 2, 6  # of a choice, multi or poll question; the items of an order question
+KINDS = ("numeric", "choice", "multi", "poll", "order", "text")  # the question kinds (docs/packs.md)
+# the names other formats and habits give them (docs/packs.md, "Question kinds"); "truefalse" is a choice question
+# whose options are True and False in the pack's language
+KIND_ALIASES = {"number": "numeric", "numerical": "numeric", "slider": "numeric",
+                "multiple": "choice", "multiple_choice": "choice", "mc": "choice", "quiz": "choice",
+                "multiple_select": "multi", "multiselect": "multi", "checkbox": "multi", "checkboxes": "multi",
+                "survey": "poll", "ordering": "order", "puzzle": "order", "sort": "order",
+                "short": "text", "short_answer": "text", "type": "text", "typed": "text", "type_answer": "text",
+                "open": "text",
+                "truefalse": "truefalse", "true_false": "truefalse", "true/false": "truefalse", "tf": "truefalse",
+                "boolean": "truefalse"}
+TRUE_FALSE = {"en": ("True", "False"), "fa": ("درست", "نادرست"), "ro": ("Adevărat", "Fals")}
+TRUE_WORDS = {"true", "t", "yes", "y", "1", "درست", "بله", "صحیح", "adevărat", "adevarat", "da"}
+FALSE_WORDS = {"false", "f", "no", "n", "0", "نادرست", "غلط", "خیر", "fals", "nu"}
+POINTS = (0, 1, 2)  # no points, standard, double
+POINT_WORDS = {"none": 0, "no": 0, "nopoints": 0, "no_points": 0, "zero": 0, "standard": 1, "normal": 1,
+               "double": 2, "doublepoints": 2, "double_points": 2}
+MAX_ACCEPTED, MAX_ACCEPTED_CHARS = 10, 100  # a text question's accepted answers, and each one's characters (what a
+# phone may type: QUIZ-S8)
 TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd the TV
 TV_OPTION_CHARS = 60
 # Longer ones are refused: every phone receives the question in play with each state (the built-in packs' longest
@@ -79,11 +99,20 @@ class RawQuestion:
     category: Any = None
     difficulty: Any = None
     source: Any = None
+    _: KW_ONLY
+    margin: Any = None
+    low: Any = None
+    high: Any = None
+    rights: Any = None
+    accepted: Any = None
+    points: Any = None
 
 
 @dataclass(frozen=True)
 class Question:
-    """A checked question: numeric (``answer``) or multiple choice (``options`` and ``correct``)."""
+    """A checked question of one of the KINDS (docs/packs.md): numeric (``answer``, optionally ``margin``, ``low``
+    and ``high``), choice (``options``, ``correct``), multi (``options``, ``rights``), poll (``options``), order
+    (``options`` in the right order) or text (``accepted``, the first one shown). ``points``: 0, 1 or 2."""
 
     type: str
     prompt: str
@@ -96,20 +125,89 @@ class Question:
     source: str | None = None
     time: int | None = None  # the pack's own seconds for this question (Kahoot! "Time limit"), if it has one
     image: str | None = None  # the file name of its image inside a .zip pack, if it has one
+    margin: int | None = None  # numeric: the +/- tolerance in the answer's units (None: the game's default)
+    low: int | None = None  # numeric: the slider's bounds, if the pack gives them (both or neither)
+    high: int | None = None
+    rights: tuple[int, ...] = ()  # multi: the indexes of the right options
+    accepted: tuple[str, ...] = ()  # text: the accepted answers, the first one is the one shown
+    points: int = 1  # 0 no points, 1 standard, 2 double
 
     def to_json(self) -> dict[str, Any]:
-        """The question in Throneroom's own pack format."""
+        """The question in Throneroom's own pack format (what ``from_json`` and the importers read back)."""
         base: dict[str, Any] = {"type": self.type, "prompt": self.prompt}
         if self.type == "numeric":
             base.update(answer=self.answer, unit=self.unit)
-        else:
+            for name in ("margin", "low", "high"):
+                if getattr(self, name) is not None:
+                    base[name] = getattr(self, name)
+        elif self.type == "choice":
             base.update(options=list(self.options), correct=self.correct)
+        elif self.type == "multi":
+            base.update(options=list(self.options), rights=list(self.rights))
+        elif self.type in ("poll", "order"):
+            base.update(options=list(self.options))
+        elif self.type == "text":
+            base.update(accepted=list(self.accepted))
         base.update(category=self.category, difficulty=self.difficulty, source=self.source)
+        if self.points != 1:
+            base["points"] = self.points
         if self.time is not None:
             base["time"] = self.time
         if self.image is not None:
             base["image"] = self.image
         return base
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Question:
+        """A question from its own ``to_json`` (data this program wrote: a reader's answer, not a user's file)."""
+        return cls(data["type"], data["prompt"], data["category"], data["difficulty"], data.get("answer"),
+                   data.get("unit"), tuple(data.get("options") or ()), data.get("correct"), data.get("source"),
+                   data.get("time"), data.get("image"), **extra_fields(data))
+
+    def extra(self) -> dict[str, Any]:
+        """The fields of the newer kinds that differ from their defaults (the store keeps them as one JSON text)."""
+        found: dict[str, Any] = {}
+        for name in ("margin", "low", "high"):
+            if getattr(self, name) is not None:
+                found[name] = getattr(self, name)
+        if self.rights:
+            found["rights"] = list(self.rights)
+        if self.accepted:
+            found["accepted"] = list(self.accepted)
+        if self.points != 1:
+            found["points"] = self.points
+        return found
+
+    def preview(self) -> dict[str, Any]:
+        """What a pack's preview on the TV may show (in front of everyone): the kind and its shape, never the
+        answers: no answer, margin, right options or accepted answers, and an ordering question's items sorted
+        alphabetically (their order is its answer)."""
+        shown: dict[str, Any] = {"type": self.type, "prompt": self.prompt, "category": self.category,
+                                 "points": self.points}
+        # every kind has the list (empty for numeric and text questions); an ordering question's sorted
+        shown["options"] = sorted(self.options, key=str.casefold) if self.type == "order" else list(self.options)
+        if self.type == "numeric":
+            shown.update(unit=self.unit, low=self.low, high=self.high)
+        if self.type == "text":
+            shown["accepted"] = len(self.accepted)  # how many, not which
+        if self.image is not None:
+            shown["image"] = self.image
+        return shown
+
+
+def extra_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The newer kinds' fields of a question's JSON or of the store's ``extra`` column, as ``Question`` takes them."""
+    found: dict[str, Any] = {}
+    for name in ("margin", "low", "high"):
+        if data.get(name) is not None:
+            found[name] = data[name]
+    if data.get("rights"):
+        found["rights"] = tuple(data["rights"])
+    if data.get("accepted"):
+        found["accepted"] = tuple(data["accepted"])
+    if data.get("points") is not None:
+        found["points"] = data["points"]
+    return found
 
 
 @dataclass
@@ -214,8 +312,40 @@ def whole_number(value: Any) -> int | None:
     return None
 
 
-def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None:
-    """The checked question, or None after adding its problems."""
+def canonical_kind(value: Any) -> str | None:
+    """A question type as written (any case, aliases: KIND_ALIASES) as one of KINDS or "truefalse"; None if unknown."""
+    if not isinstance(value, str):
+        return None
+    kind = value.strip().lower().replace("-", "_").replace(" ", "_")
+    kind = KIND_ALIASES.get(kind, kind)
+    return kind if kind in KINDS or kind == "truefalse" else None
+
+
+def given(value: Any) -> bool:
+    """Whether a field holds something (an empty CSV cell, an empty list and None hold nothing)."""
+    return value is not None and value != "" and value != [] and value != ()
+
+
+def truth(value: Any) -> bool | None:
+    """True or False from a true/false question's answer (true, "T", "yes", "درست", "adevărat", 1, ...), else None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return {1: True, 0: False}.get(value)
+    if isinstance(value, str):
+        word = unicodedata.normalize("NFC", value).strip().casefold()
+        return True if word in TRUE_WORDS else False if word in FALSE_WORDS else None
+    return None
+
+
+def split_alternatives(value: Any) -> Any:
+    """A text field of alternatives separated by "|" as a list (a list stays as it is)."""
+    return value.split("|") if isinstance(value, str) else value
+
+
+def check_question(raw: RawQuestion, problems: list[Problem], language: str = "en") -> Question | None:
+    """The checked question, or None after adding its problems. ``language``: the pack's (a true/false question's
+    options are True and False in it)."""
     before = len([p for p in problems if not p.warning])
     where = raw.where
 
@@ -225,13 +355,12 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
     def warn(field_name: str, message: str, code: str, **args: Any) -> None:
         problems.append(Problem(where, field_name, message, warning=True, code=code, args=args))
 
-    kind = (raw.type or "").strip().lower() if isinstance(raw.type, str) else None
-    if kind in ("number", "numerical"):
-        kind = "numeric"
-    if kind in ("multiple", "multiple_choice", "mc", "quiz", "boolean"):
-        kind = "choice"
-    if kind not in ("numeric", "choice"):
-        error("type", f"unsupported question type {shown(raw.type)}: use numeric or choice", "unsupported_type",
+    def failed() -> bool:
+        return prompt is None or len([p for p in problems if not p.warning]) > before  # an empty prompt is an error
+
+    kind = canonical_kind(raw.type)
+    if kind is None:
+        error("type", f"unsupported question type {shown(raw.type)}: use {', '.join(KINDS)}", "unsupported_type",
               value=shown(raw.type))
         return None
     prompt = clean_text(raw.prompt)
@@ -254,6 +383,12 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         error("difficulty", f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {shown(raw.difficulty)}",
               "bad_difficulty", value=shown(raw.difficulty))
     source = clean_text(raw.source) if raw.source is not None else None
+    points = _points(raw.points, error)
+    for name, used_by in (("margin", "numeric"), ("low", "numeric"), ("high", "numeric"), ("rights", "multi"),
+                          ("accepted", "text")):
+        if kind != used_by and given(getattr(raw, name)):
+            warn(name, f"{name} is for {used_by} questions: ignored", "ignored_field", name=name, kind=used_by)
+    common: dict[str, Any] = {"category": category, "difficulty": difficulty, "source": source, "points": points}
     if kind == "numeric":
         answer = whole_number(raw.answer)
         if answer is None:
@@ -265,12 +400,42 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
         if unit is not None and len(unit) > MAX_UNIT_CHARS:
             error("unit", f"{len(unit):,} characters: a unit has at most {MAX_UNIT_CHARS}", "unit_too_long",
                   n=len(unit), max=MAX_UNIT_CHARS)
-        if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
+        margin, low, high = (_bound(getattr(raw, name), name, error) for name in ("margin", "low", "high"))
+        if given(raw.low) != given(raw.high):
+            error("high" if given(raw.low) else "low", "give both low and high (the slider's ends), or neither",
+                  "bounds_pair")
+        elif low is not None and high is not None and low >= high:
+            error("high", f"the slider's low end ({low:,}) must be below its high end ({high:,})", "low_high",
+                  low=low, high=high)
+        elif low is not None and high is not None and answer is not None and not low <= answer <= high:
+            error("answer", f"the answer {answer:,} is outside the slider ({low:,} to {high:,})", "answer_outside",
+                  low=low, high=high)
+        if failed():
             return None
-        return Question("numeric", prompt, category, difficulty, answer=answer, unit=unit, source=source)
+        return Question("numeric", prompt or "", answer=answer, unit=unit, margin=margin, low=low, high=high,
+                        **common)
+    if kind == "text":
+        name = "accepted" if given(raw.accepted) or not given(raw.answer) else "answer"
+        accepted = _accepted(split_alternatives(getattr(raw, name)), name, error)
+        if failed() or accepted is None:
+            return None
+        return Question("text", prompt or "", accepted=accepted, **common)
     options_raw = raw.options if isinstance(raw.options, (list, tuple)) else None
+    if kind == "truefalse":
+        if not options_raw:  # True and False in the pack's language; the answer says which is right
+            options_raw = list(TRUE_FALSE.get(language, TRUE_FALSE["en"]))
+            value = truth(raw.answer) if given(raw.answer) else None
+            if value is None and isinstance(raw.correct, int) and not isinstance(raw.correct, bool) \
+                    and raw.correct in (0, 1):
+                value = raw.correct == 0
+            if value is None:
+                error("answer", f"a true/false question's answer is true or false, not {shown(raw.answer)}",
+                      "no_truth", value=shown(raw.answer if given(raw.answer) else raw.correct))
+                return None
+            raw = dataclasses.replace(raw, correct=0 if value else 1)
+        kind = "choice"
     if options_raw is None:
-        error("options", "a multiple-choice question needs a list of options", "no_options")
+        error("options", "a question of this type needs a list of options", "no_options", kind=kind)
         return None
     options = []
     for i, option in enumerate(options_raw):
@@ -286,18 +451,115 @@ def check_question(raw: RawQuestion, problems: list[Problem]) -> Question | None
                      "long_option", n=len(text), max=TV_OPTION_CHARS)
             options.append(text)
     if not MIN_OPTIONS <= len(options_raw) <= MAX_OPTIONS:
-        error("options", f"a multiple-choice question has {MIN_OPTIONS} to {MAX_OPTIONS} options, not {len(options_raw)}",
-              "option_count", n=len(options_raw), min=MIN_OPTIONS, max=MAX_OPTIONS)
+        if kind == "order":
+            error("options", f"an ordering question has {MIN_OPTIONS} to {MAX_OPTIONS} items, not {len(options_raw)}",
+                  "item_count", n=len(options_raw), min=MIN_OPTIONS, max=MAX_OPTIONS)
+        else:
+            error("options", f"a question of this type has {MIN_OPTIONS} to {MAX_OPTIONS} options, not "
+                             f"{len(options_raw)}", "option_count", n=len(options_raw), min=MIN_OPTIONS,
+                  max=MAX_OPTIONS)
     if len({o.casefold() for o in options}) != len(options):
         error("options", "two options are the same", "same_options")
-    correct = raw.correct
-    if isinstance(correct, bool) or not isinstance(correct, int):
-        error("correct", "exactly one option must be marked correct", "no_correct")
-    elif not 0 <= correct < len(options_raw):
-        error("correct", "the correct answer is not among the options", "correct_range")
-    if prompt is None or len([p for p in problems if not p.warning]) > before:  # an empty prompt is an error
+    if kind == "choice":
+        correct = raw.correct
+        if isinstance(correct, bool) or not isinstance(correct, int):
+            error("correct", "exactly one option must be marked correct", "no_correct")
+        elif not 0 <= correct < len(options_raw):
+            error("correct", "the correct answer is not among the options", "correct_range")
+        if failed():
+            return None
+        return Question("choice", prompt or "", options=tuple(options), correct=correct, **common)
+    if kind == "multi":
+        rights = _rights(raw.rights if given(raw.rights) else raw.correct, len(options_raw), error)
+        if failed() or rights is None:
+            return None
+        return Question("multi", prompt or "", options=tuple(options), rights=rights, **common)
+    if given(raw.correct) or given(raw.rights):
+        name = "correct" if given(raw.correct) else "rights"
+        if kind == "poll":
+            error(name, "a poll has no right answer: leave the correct answer out", "poll_right")
+        else:
+            error(name, "an ordering question lists its items in the right order: leave the correct answer out",
+                  "order_right")
+    if failed():
         return None
-    return Question("choice", prompt, category, difficulty, options=tuple(options), correct=correct, source=source)
+    return Question(kind, prompt or "", options=tuple(options), **common)
+
+
+def _points(value: Any, error: Callable[..., None]) -> int:
+    """A question's points (0, 1 or 2; the words of POINT_WORDS); 1 when not given."""
+    if not given(value):
+        return 1
+    points = POINT_WORDS.get(value.strip().casefold().replace(" ", "_")) if isinstance(value, str) else None
+    if points is None:
+        points = whole_number(value)
+    if points not in POINTS:
+        error("points", f"points are 0 (none), 1 (standard) or 2 (double), not {shown(value)}", "bad_points",
+              value=shown(value))
+        return 1
+    return points
+
+
+def _bound(value: Any, name: str, error: Callable[..., None]) -> int | None:
+    """A numeric question's margin, low or high end: a whole number from 0 to MAX_NUMBER, or None if not given."""
+    if not given(value):
+        return None
+    number = whole_number(value)
+    if number is None or not 0 <= number <= MAX_NUMBER:
+        what = "margin" if name == "margin" else "slider's end"
+        error(name, f"the {what} must be a whole number from 0 to {MAX_NUMBER:,}, not {shown(value)}",
+              "bad_margin" if name == "margin" else "bad_bound", value=shown(value), max=MAX_NUMBER)
+        return None
+    return number
+
+
+def _accepted(value: Any, name: str, error: Callable[..., None]) -> tuple[str, ...] | None:
+    """A text question's accepted answers, checked: 1 to MAX_ACCEPTED texts of at most MAX_ACCEPTED_CHARS, each
+    with a letter or a digit (what a phone types is matched by letters and digits: QUIZ-S8)."""
+    if not given(value):
+        error(name, "a text question needs its accepted answer(s)", "no_accepted")
+        return None
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    if len(items) > MAX_ACCEPTED:
+        error(name, f"{len(items)} accepted answers: a question has at most {MAX_ACCEPTED}", "accepted_count",
+              n=len(items), max=MAX_ACCEPTED)
+        return None
+    accepted: list[str] = []
+    ok = True
+    for i, item in enumerate(items):
+        text = str(item) if isinstance(item, int) and not isinstance(item, bool) else clean_text(item)
+        if text is None or not any(c.isalnum() for c in text):
+            error(name, f"accepted answer {i + 1} needs a letter or a digit, not {shown(item)}",
+                  "empty_accepted", value=shown(item), item=i + 1)
+            ok = False
+        elif len(text) > MAX_ACCEPTED_CHARS:
+            error(name, f"accepted answer {i + 1}: {len(text):,} characters, at most {MAX_ACCEPTED_CHARS}",
+                  "accepted_too_long", n=len(text), max=MAX_ACCEPTED_CHARS, item=i + 1)
+            ok = False
+        else:
+            accepted.append(text)
+    return tuple(accepted) if ok else None
+
+
+def _rights(value: Any, count: int, error: Callable[..., None]) -> tuple[int, ...] | None:
+    """A multi question's right options (indexes from 0): at least one right and at least one wrong, each once."""
+    items = list(value) if isinstance(value, (list, tuple)) else [value] if given(value) else []
+    if not items:
+        error("rights", "mark at least one option right", "no_rights")
+        return None
+    if any(isinstance(i, bool) or not isinstance(i, int) for i in items):
+        error("rights", "the right options are given by their numbers", "rights_not_numbers")
+        return None
+    if any(not 0 <= i < count for i in items):
+        error("rights", "a right option is not among the options", "rights_range")
+        return None
+    if len(set(items)) != len(items):
+        error("rights", "an option is marked right twice", "rights_twice")
+        return None
+    if len(items) >= count:
+        error("rights", "every option is marked right: at least one must be wrong", "all_right")
+        return None
+    return tuple(sorted(items))
 
 
 def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any = "", licence: Any = "",
@@ -322,7 +584,7 @@ def build_pack(raws: list[RawQuestion], *, name: Any, language: Any, author: Any
     questions = []
     seen: dict[str, str] = {}
     for raw in raws[:MAX_QUESTIONS]:
-        question = check_question(raw, problems)
+        question = check_question(raw, problems, language if language in LANGUAGES else "en")
         if question is None:
             continue
         key = question.prompt.casefold()

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Engine, Index, UniqueConstraint, bindparam, inspect, text
 from sqlmodel import Field, Session, SQLModel, col, delete, select
 
-from questions.model import Pack, Question
+from questions.model import Pack, Question, extra_fields
 
 
 class PackRecord(SQLModel, table=True):
@@ -48,6 +48,9 @@ class PackRecord(SQLModel, table=True):
     # lists every pack often, and counting 20,000 questions each time is a pass over them
     numeric_count: int | None = None
     choice_count: int | None = None
+    # and its questions of every kind as a JSON object {"numeric": n, "text": n, ...} (the lobby's total counts them
+    # all: ``kind_counts``); packs stored before the newer kinds get it from ``migrate``
+    kind_counts: str | None = None
 
 
 class QuestionRecord(SQLModel, table=True):
@@ -73,6 +76,9 @@ class QuestionRecord(SQLModel, table=True):
     source: str | None = None
     time_limit: int | None = None  # the question's own seconds (Question.time)
     image: str | None = None  # the file name of its image among the pack's images (PackImageRecord)
+    # the newer kinds' fields that differ from their defaults, as a JSON object (``Question.extra``: margin, low,
+    # high, rights, accepted, points); None for a question that has none
+    extra: str | None = None
 
 
 class PackImageRecord(SQLModel, table=True):
@@ -87,6 +93,9 @@ class PackImageRecord(SQLModel, table=True):
     media_type: str
     data: bytes
 
+
+# a draw's unit: (type, category), None for any, a tuple of types for any of them (questions/library.py)
+Stratum = tuple[str | tuple[str, ...] | None, str | None]
 
 STORE_CHUNK = 1000  # questions written per transaction (``save_pack``)
 _written = [0]  # pack writes of this process so far: what lists packs may keep its answer until this changes
@@ -116,16 +125,20 @@ def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: Non
 
     values = [(position, q.type, q.prompt, q.answer, q.unit,
                "[" + ", ".join(map(encode_basestring, q.options)) + "]" if q.options else None,
-               q.correct, q.category, q.difficulty, q.source, q.time, q.image)
+               q.correct, q.category, q.difficulty, q.source, q.time, q.image,
+               json.dumps(extra, ensure_ascii=False) if (extra := q.extra()) else None)
               for position, q in enumerate(pack.questions)]
     columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
-               "difficulty", "source", "time_limit", "image")
+               "difficulty", "source", "time_limit", "image", "extra")
     with Session(engine) as session:
-        numeric = sum(q.type == "numeric" for q in pack.questions)
+        kinds: dict[str, int] = {}
+        for q in pack.questions:
+            kinds[q.type] = kinds.get(q.type, 0) + 1
         record = PackRecord(name=pack.name, language=pack.language, author=pack.author, licence=pack.licence,
                             description=pack.description, created_ms=time.time_ns() // 1_000_000,
                             uuid=uuid.uuid4().hex, ready=False, owner_hash=owner, shared=shared,
-                            numeric_count=numeric, choice_count=len(pack.questions) - numeric)
+                            numeric_count=kinds.get("numeric", 0), choice_count=kinds.get("choice", 0),
+                            kind_counts=json.dumps(kinds, sort_keys=True))
         session.add(record)
         session.commit()
         pack_id, key = record.id, str(record.uuid)
@@ -199,6 +212,8 @@ def migrate(engine: Engine) -> int:
             connection.execute(text("ALTER TABLE question ADD COLUMN time_limit INTEGER"))
         if "image" not in question_columns:
             connection.execute(text("ALTER TABLE question ADD COLUMN image VARCHAR"))
+        if "extra" not in question_columns:  # questions stored before the newer kinds: none of their fields
+            connection.execute(text("ALTER TABLE question ADD COLUMN extra VARCHAR"))
         if "uuid" not in columns:
             connection.execute(text("ALTER TABLE pack ADD COLUMN uuid VARCHAR(32)"))
         if "legacy_id" not in columns:
@@ -212,6 +227,8 @@ def migrate(engine: Engine) -> int:
         for counted in ("numeric_count", "choice_count"):  # packs stored before their counts were: counted below
             if counted not in columns:
                 connection.execute(text(f"ALTER TABLE pack ADD COLUMN {counted} INTEGER"))
+        if "kind_counts" not in columns:
+            connection.execute(text("ALTER TABLE pack ADD COLUMN kind_counts VARCHAR"))
         hidden = list(connection.execute(text("SELECT id FROM pack WHERE ready = :no"), {"no": False}).scalars())
         for pack_id in hidden:  # a pack whose writing a crash cut short: it was never shown, it never will be
             if images:
@@ -220,12 +237,14 @@ def migrate(engine: Engine) -> int:
             connection.execute(text("DELETE FROM question WHERE pack_id = :id"), {"id": pack_id})
             connection.execute(text("DELETE FROM pack WHERE id = :id"), {"id": pack_id})
         uncounted = list(connection.execute(text("SELECT id FROM pack WHERE numeric_count IS NULL "
-                                                 "OR choice_count IS NULL")).scalars())
+                                                 "OR choice_count IS NULL OR kind_counts IS NULL")).scalars())
         for pack_id in uncounted:
             counts: dict[str, int] = {row[0]: int(row[1]) for row in connection.execute(
                 text("SELECT type, COUNT(*) FROM question WHERE pack_id = :id GROUP BY type"), {"id": pack_id})}
-            connection.execute(text("UPDATE pack SET numeric_count = :numeric, choice_count = :choice WHERE id = :id"),
-                               {"numeric": counts.get("numeric", 0), "choice": counts.get("choice", 0), "id": pack_id})
+            connection.execute(text("UPDATE pack SET numeric_count = :numeric, choice_count = :choice, "
+                                    "kind_counts = :kinds WHERE id = :id"),
+                               {"numeric": counts.get("numeric", 0), "choice": counts.get("choice", 0),
+                                "kinds": json.dumps(counts, sort_keys=True), "id": pack_id})
         old = list(connection.execute(text("SELECT id FROM pack WHERE uuid IS NULL")).scalars())
         for pack_id in old:
             connection.execute(text("UPDATE pack SET uuid = :uuid, legacy_id = :id WHERE id = :id"),
@@ -290,10 +309,28 @@ def list_packs(engine: Engine) -> list[dict[str, Any]]:
     with Session(engine) as session:
         packs = list(session.exec(select(PackRecord).where(PackRecord.ready == True)
                                   .order_by(col(PackRecord.id))))
-        return [{"id": p.uuid, "name": p.name, "language": p.language, "author": p.author, "licence": p.licence,
-                 "numeric": p.numeric_count or 0, "choice": p.choice_count or 0,
-                 "owner": p.owner_hash, "shared": bool(p.shared)}
-                for p in packs]
+        result = []
+        for p in packs:
+            kinds = _kinds(p)
+            result.append({"id": p.uuid, "name": p.name, "language": p.language, "author": p.author,
+                           "licence": p.licence, "numeric": kinds.get("numeric", 0), "choice": kinds.get("choice", 0),
+                           "kinds": kinds, "total": sum(kinds.values()), "owner": p.owner_hash,
+                           "shared": bool(p.shared)})
+        return result
+
+
+def _kinds(record: PackRecord) -> dict[str, int]:
+    """A pack's questions of each kind, as stored with it (``kind_counts``; before it, the numeric and choice
+    counts, which were then all of them)."""
+    if record.kind_counts:
+        try:
+            found = json.loads(record.kind_counts)
+            if isinstance(found, dict):
+                return {str(k): int(v) for k, v in found.items() if int(v) > 0}
+        except (ValueError, TypeError):  # pragma: no cover - written by save_pack or migrate only
+            pass
+    kinds = {"numeric": record.numeric_count or 0, "choice": record.choice_count or 0}
+    return {k: v for k, v in kinds.items() if v}
 
 
 def load_pack(engine: Engine, key: str) -> Pack | None:
@@ -306,19 +343,19 @@ def load_pack(engine: Engine, key: str) -> Pack | None:
                             .order_by(col(QuestionRecord.position)))
         questions = [Question(r.type, r.prompt, r.category, r.difficulty, r.answer, r.unit,
                               tuple(json.loads(r.options)) if r.options else (), r.correct, r.source, r.time_limit,
-                              r.image) for r in rows]
+                              r.image, **extra_fields(json.loads(r.extra)) if r.extra else {}) for r in rows]
         return Pack(record.name, record.language, questions, record.author, record.licence, record.description)
 
 
 QUESTION_COLUMNS = ("position", "type", "prompt", "answer", "unit", "options", "correct", "category", "difficulty",
-                    "source", "time_limit", "image")
+                    "source", "time_limit", "image", "extra")
 IN_CHUNK = 500  # values bound in one ``IN (...)``: far below any database's limit on parameters
 
 
 def _question(row: Any) -> Question:
     """A question from a row of QUESTION_COLUMNS."""
     return Question(row[1], row[2], row[7], row[8], row[3], row[4], tuple(json.loads(row[5])) if row[5] else (),
-                    row[6], row[9], row[10], row[11])
+                    row[6], row[9], row[10], row[11], **extra_fields(json.loads(row[12])) if row[12] else {})
 
 
 def preview_pack(engine: Engine, key: str, first: int) -> dict[str, Any] | None:
@@ -330,7 +367,7 @@ def preview_pack(engine: Engine, key: str, first: int) -> dict[str, Any] | None:
         if record is None:
             return None
         connection = session.connection()
-        count = (record.numeric_count or 0) + (record.choice_count or 0)  # stored with it: no pass over 20,000
+        count = sum(_kinds(record).values())  # stored with it: no pass over 20,000
         rows = connection.execute(text(f"SELECT {', '.join(QUESTION_COLUMNS)} FROM question WHERE pack_id = :id "
                                        "ORDER BY position LIMIT :first"), {"id": record.id, "first": first})
         return {"name": record.name, "language": record.language, "owner": record.owner_hash,
@@ -363,7 +400,7 @@ class StoredPack:
         return {row[0]: (row[1], row[2]) for row in self._chunked(
             "SELECT position, type, category FROM question WHERE pack_id = :id AND position IN :values", positions)}
 
-    def _numbered(self, stratum: tuple[str | None, str | None]) -> bool:
+    def _numbered(self, stratum: Stratum) -> bool:
         """Whether a question's rank among all of the pack's is its place: ``save_pack`` numbers them from 0 without
         gaps (checked, not assumed: a pack whose places have gaps is ranked by the database)."""
         if stratum != (None, None):
@@ -373,7 +410,7 @@ class StoredPack:
                                           "WHERE pack_id = :id"), {"id": self.row_id}).one()
         return row[2] == 0 or (row[0] == 0 and row[1] == row[2] - 1)
 
-    def ranks(self, stratum: tuple[str | None, str | None], positions: list[int]) -> dict[int, int]:
+    def ranks(self, stratum: Stratum, positions: list[int]) -> dict[int, int]:
         """The rank in the stratum of each of these places (all in the stratum)."""
         if self._numbered(stratum):
             return {p: p for p in positions}
@@ -381,7 +418,7 @@ class StoredPack:
             f"SELECT position, n FROM ({self._ranked(stratum)}) AS ranked WHERE position IN :values", positions,
             stratum)}
 
-    def at_ranks(self, stratum: tuple[str | None, str | None], ranks: list[int]) -> list[int]:
+    def at_ranks(self, stratum: Stratum, ranks: list[int]) -> list[int]:
         """The places of the stratum's questions of these ranks."""
         if self._numbered(stratum):
             return list(ranks)
@@ -395,17 +432,20 @@ class StoredPack:
             positions)}
 
     @staticmethod
-    def _ranked(stratum: tuple[str | None, str | None]) -> str:
+    def _ranked(stratum: Stratum) -> str:
         kind, category = stratum
         return ("SELECT position, ROW_NUMBER() OVER (ORDER BY position) - 1 AS n FROM question WHERE pack_id = :id"
-                + (" AND type = :kind" if kind is not None else "")
+                + (" AND type IN :kinds" if isinstance(kind, tuple) else " AND type = :kind" if kind is not None
+                   else "")
                 + (" AND category = :category" if category is not None else ""))
 
-    def _chunked(self, sql: str, values: list[int], stratum: tuple[str | None, str | None] = (None, None)
-                 ) -> list[Any]:
+    def _chunked(self, sql: str, values: list[int], stratum: Stratum = (None, None)) -> list[Any]:
         query = text(sql).bindparams(bindparam("values", expanding=True))
         params: dict[str, Any] = {"id": self.row_id}
-        if stratum[0] is not None:
+        if isinstance(stratum[0], tuple):  # any of these kinds
+            query = query.bindparams(bindparam("kinds", expanding=True))
+            params["kinds"] = list(stratum[0])
+        elif stratum[0] is not None:
             params["kind"] = stratum[0]
         if stratum[1] is not None:
             params["category"] = stratum[1]

@@ -43,7 +43,7 @@ def test_a_persian_tv_reads_upload_errors_in_persian_and_labels_a_persian_pack(b
     expect(report).to_contain_text("چیزی وارد نشد")
     expect(report).to_contain_text("ردیف ۳، پاسخ: پاسخ عددی باید یک عدد صحیح باشد")
     expect(report).to_contain_text("ردیف ۱، سرستون: ۱ ستون ناشناخته: \u2068colour\u2069")  # the name isolated
-    expect(report).to_contain_text("ردیف ۴، گزینه‌ها: پرسش چندگزینه‌ای ۲ تا ۶ گزینه دارد، نه ۰")
+    expect(report).to_contain_text("ردیف ۴، گزینه‌ها: این نوع پرسش ۲ تا ۶ گزینه دارد، نه ۰")
     expect(report).not_to_contain_text(re.compile(r"[0-9]|row|must"))  # nothing left in English, Persian digits
     shot(tv, "packs-errors-persian")
 

@@ -33,7 +33,8 @@ def problems(data: bytes | str, filename: str, **kw) -> list[str]:
 
 @pytest.mark.parametrize("name,numeric,choice", [
     ("example.json", 2, 2), ("example.yaml", 2, 2), ("example.csv", 2, 2), ("example.opentdb.json", 0, 2),
-    ("example.kahoot.xlsx", 0, 2), ("example.gift", 1, 2), ("example.aiken.txt", 0, 2)])
+    ("example.kahoot.xlsx", 0, 2), ("example.gift", 1, 2), ("example.aiken.txt", 0, 2), ("every-kind.json", 1, 3),
+    ("every-kind.gift", 2, 3)])
 def test_every_example_file_imports(name, numeric, choice):
     pack = read_pack((EXAMPLES / name).read_bytes(), name)
     assert sum(q.type == "numeric" for q in pack.questions) == numeric
@@ -99,7 +100,8 @@ def test_opentdb_decodes_entities_and_reports_unknown_types():
          "correct_answer": "A &amp; B", "incorrect_answers": ["C", "D", "E"]},
         {"type": "matching", "question": "?"}]}
     found = problems(json.dumps(data), "o.json")
-    assert found == ["results[2], type: error: unsupported question type 'matching': use numeric or choice"]
+    assert found == [("results[2], type: error: unsupported question type 'matching': use numeric, choice, multi, "
+                     "poll, order, text")]
     data["results"].pop()
     pack = read_pack(json.dumps(data).encode(), "o.json")
     q = pack.questions[0]
@@ -110,17 +112,17 @@ def test_gift_errors_name_their_line():
     text = ("// quiz\n"
             "Good {=yes ~no}\n"
             "\n"
-            "Weighted {~%50%half =full}\n"  # line 4
+            "No right one {~%0%half ~%-50%none}\n"  # line 4
             "\n"
-            "Range {#42:2}\n"  # line 6
+            "Range down {#42..2}\n"  # line 6
             "\n"
-            "Two right {=a =b ~c}\n"  # line 8
+            "Matching {=a -> x =b -> y}\n"  # line 8: only places 1, 2, ... make an ordering question
             "\n"
             "No braces here\n"  # line 10
             "\n"
-            "True or false {T}\n")  # line 12
+            "Essay {}\n")  # line 12
     found = problems(text, "q.gift")
-    for line, field in (("line 4", "options"), ("line 6", "answer"), ("line 8", "correct"), ("line 10", "answer"),
+    for line, field in (("line 4", "correct"), ("line 6", "answer"), ("line 8", "type"), ("line 10", "answer"),
                         ("line 12", "type")):
         assert any(p.startswith(f"{line}, {field}") for p in found), (line, found)
 
@@ -144,13 +146,14 @@ def kahoot(rows: list[list]) -> bytes:
     return buffer.getvalue()
 
 
-def test_kahoot_rows_with_several_correct_answers_are_reported_not_changed():
+def test_kahoot_rows_with_several_correct_answers_are_multi_questions():
     found = problems(kahoot([[1, "Fine?", "a", "b", "", "", 20, 1], [2, "Both?", "a", "b", "c", "d", 20, "1,3"],
                              [3, "None?", "a", "b", "", "", 20, ""]]), "k.xlsx")
-    assert any(p.startswith("row 3, correct") and "several" in p for p in found), found
-    assert any(p.startswith("row 4, correct") for p in found), found
-    pack = read_pack(kahoot([[1, "Fine?", "a", "b", "", "", 7, 2]]), "k.xlsx")
+    assert found == ["row 4, correct: error: exactly one option must be marked correct"], found
+    pack = read_pack(kahoot([[1, "Fine?", "a", "b", "", "", 7, 2], [2, "Both?", "a", "b", "c", "d", 20, "1,3"]]),
+                     "k.xlsx")
     assert pack.questions[0].options == ("a", "b") and pack.warnings and "time limit" in pack.warnings[0].field
+    assert pack.questions[1].type == "multi" and pack.questions[1].rights == (0, 2)  # tests/test_pack_kinds.py
     assert problems(b"PK\x03\x04not really a zip", "k.xlsx")[0].startswith("file")
     book = Workbook()
     buffer = io.BytesIO()

@@ -247,7 +247,7 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
 
     def draw(self, settings: Mapping[str, Any]) -> Draw:
         """A deck of each kind: DECK_SIZE questions at most, at random, the categories as they take turns."""
-        return Draw(DECK_SIZE, by_kind=True, categories=True)
+        return Draw(DECK_SIZE, by_kind=True, categories=True, kinds=("numeric", "choice"))
 
     def prepare(self, settings: Mapping[str, Any], seed: int, supply: Mapping[str, Any] | None = None
                 ) -> dict[str, Any]:
