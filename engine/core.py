@@ -428,6 +428,23 @@ class Game(ABC, Generic[S, A]):
         game does not care who plays a seat."""
         return state
 
+    def stands_in(self, state: S) -> bool:
+        """Whether a bot plays a seat whose phones are all gone (past the room's bot grace) until one is back, and a
+        seat no one plays any more (its last member kicked). Default: yes, a seat must move for the game to go on
+        (CAMP-D13). A game where a silent seat only scores nothing may say no (the Quiz, QUIZ-S15, without its
+        ``bots`` setting): the seat then answers nothing."""
+        return True
+
+    def takes_latecomers(self, state: S) -> bool:
+        """Whether a player who joins the room while this game runs gets a new seat in it (``add_seat``); no: the
+        latecomer watches and plays from the next game. Default: no."""
+        return False
+
+    def add_seat(self, state: S, name: str, now_ms: int) -> S:
+        """The state with one more seat at the end, for a latecomer (QUIZ-S14): only asked when ``takes_latecomers``;
+        a logged room event, so it must be deterministic. Default: IllegalAction."""
+        raise IllegalAction("this game takes no latecomers")
+
     def asked(self, state: S) -> str | None:
         """The id of the question shown now (open or revealed), if the game asks questions from packs: the room counts
         a question as seen when it is asked, not when a game that might ask it starts. Default: none."""

@@ -13,17 +13,48 @@ GAME = QuizGame()
 
 
 def choice(i: int, correct: int = 0, options: int = 4, time: int | None = None, pack: str = "p",
-           image: str | None = None) -> Entry:
+           image: str | None = None, points: int = 1) -> Entry:
     """A multiple-choice question ``pack:i`` with ``options`` options, the right one at ``correct``."""
     return Entry(f"{pack}:{i}", "en", Question("choice", f"Choice {i}?", "general", "easy",
                                                options=tuple(f"option {k}" for k in range(options)),
-                                               correct=correct, time=time, image=image))
+                                               correct=correct, time=time, image=image, points=points))
 
 
-def numeric(i: int, answer: int = 100, time: int | None = None, pack: str = "p") -> Entry:
-    """A numeric question ``pack:i`` whose answer is ``answer``."""
+def numeric(i: int, answer: int = 100, time: int | None = None, pack: str = "p", margin: int | None = None,
+            low: int | None = None, high: int | None = None, points: int = 1) -> Entry:
+    """A numeric question ``pack:i`` whose answer is ``answer`` (its own margin and slider bounds if given)."""
     return Entry(f"{pack}:{i}", "en", Question("numeric", f"Number {i}?", "general", "easy", answer=answer,
-                                               unit="m", time=time))
+                                               unit="m", time=time, margin=margin, low=low, high=high,
+                                               points=points))
+
+
+def multi(i: int, rights: tuple[int, ...] = (0, 2), options: int = 4, points: int = 1, pack: str = "p") -> Entry:
+    """A choose-all-that-apply question ``pack:i``: ``options`` options, the right ones ``rights``."""
+    return Entry(f"{pack}:{i}", "en", Question("multi", f"Multi {i}?", "general", "easy",
+                                               options=tuple(f"option {k}" for k in range(options)), rights=rights,
+                                               points=points))
+
+
+def poll(i: int, options: int = 3, pack: str = "p") -> Entry:
+    """A poll ``pack:i`` with ``options`` options and no right one."""
+    return Entry(f"{pack}:{i}", "en", Question("poll", f"Poll {i}?", "general", "easy",
+                                               options=tuple(f"option {k}" for k in range(options))))
+
+
+def order(i: int, items: int = 4, points: int = 1, pack: str = "p") -> Entry:
+    """An order question ``pack:i``: items "item 0".. listed in the right order."""
+    return Entry(f"{pack}:{i}", "en", Question("order", f"Order {i}?", "general", "easy",
+                                               options=tuple(f"item {k}" for k in range(items)), points=points))
+
+
+def text(i: int, accepted: tuple[str, ...] = ("Paris",), points: int = 1, pack: str = "p") -> Entry:
+    """A type-answer question ``pack:i`` with these accepted answers."""
+    return Entry(f"{pack}:{i}", "en", Question("text", f"Text {i}?", "general", "easy", accepted=accepted,
+                                               points=points))
+
+
+ACTION_KEYS = {"choice": "choice", "poll": "choice", "numeric": "answer", "multi": "multi", "order": "order",
+               "text": "text"}
 
 
 def settings(**chosen: Any) -> dict[str, Any]:
@@ -55,7 +86,7 @@ def unlock(state: Any) -> Any:
 def answer(state: Any, slot: int, value: Any, ms: int) -> Any:
     """The seat's answer, ``ms`` after the unlock by the room's fair timing, as a phone would send it."""
     opens = view(state)["question"]["opens_ms"]
-    key = "choice" if view(state)["question"]["kind"] == "choice" else "answer"
+    key = ACTION_KEYS[view(state)["question"]["kind"]]
     action = GAME.parse_action({key: value})
     return GAME.apply(state, slot, action, opens + ms, Timing(ms, opens + ms, opens))
 

@@ -75,41 +75,46 @@ def test_with_speed_scoring_off_a_right_answer_is_worth_1000_whenever_it_comes()
     assert [results(state)[s]["points"] for s in range(3)] == [1000, 1000, 0]
 
 
-# ----- QUIZ-S2: numeric, closeness -----
+# ----- QUIZ-S2: numeric, within a margin (rewritten by issue [17], finding 6) -----
 
 
-def test_numeric_answers_are_ranked_by_distance_and_scored_by_it():
-    # QUIZ-S2: closest (exact) scores as S1; k strictly closer of n answers: S1 x (1 - k/n)
+def test_numeric_answers_score_by_how_far_off_they_are_within_the_margin():
+    # QUIZ-S2: margin m = 10 % of 100 = 10; d <= m: S(t) x (1 - d/2m), rounded once; d > m: 0, not right.
+    # (Before issue [17] every answer scored by how many were closer: 90 and 110 had 750 and 731, 50 had 250.)
     state = unlock(start([numeric(0, answer=100)], players=4))
     state = answer(state, 0, 100, 5000)  # exact, slower: 1000 x (1 - 5000/40000) = 875
-    state = answer(state, 1, 90, 0)  # one closer of four: 1000 x 3/4
-    state = answer(state, 2, "110", 1000)  # as far as 90: 975 x 3/4 = 731.25
-    state = answer(state, 3, 50, 0)  # three closer: 1000 x 1/4
+    state = answer(state, 1, 90, 0)  # d = m: 1000 x (1 - 10/20) = 500
+    state = answer(state, 2, "110", 1000)  # d = m: 975 x 1/2 = 487.5: 488
+    state = answer(state, 3, 50, 0)  # outside the margin: nothing, however quick
     got = results(state)
-    assert [got[s]["points"] for s in range(4)] == [875, 750, 731, 250]
-    assert [got[s]["rank"] for s in range(4)] == [1, 2, 2, 4]
-    assert [got[s]["right"] for s in range(4)] == [True, False, False, False]
+    assert [got[s]["points"] for s in range(4)] == [875, 500, 488, 0]
+    assert [got[s]["right"] for s in range(4)] == [True, True, True, False]
+    assert [got[s]["closest"] for s in range(4)] == [True, False, False, False]
+    assert [got[s]["rank"] for s in range(4)] == [1, 2, 3, 4]  # by points, then time
     assert view(state)["reveal"]["correct"] == 100 and view(state)["reveal"]["counts"] is None
+    assert view(state)["reveal"]["margin"] == 10
 
 
-def test_equally_close_numeric_answers_all_count_as_closest_and_no_answer_scores_nothing():
-    # QUIZ-S2: ties all score as right; n counts only those who answered
+def test_equally_close_answers_within_the_margin_are_all_closest_and_no_answer_scores_nothing():
+    # QUIZ-S2: every answer at the least distance is "closest"; within the margin it is right
     state = unlock(start([numeric(0, answer=100)], players=3))
     state = answer(state, 0, 90, 0)
     state = answer(state, 1, 110, 10_000)
     state = close(state)
     got = results(state)
-    assert [got[s]["points"] for s in range(3)] == [1000, 750, 0]
+    assert [got[s]["points"] for s in range(3)] == [500, 375, 0]
     assert [got[s]["right"] for s in range(3)] == [True, True, False]
-    assert [got[s]["rank"] for s in range(2)] == [1, 1] and got[2]["value"] is None
+    assert [got[s]["closest"] for s in range(3)] == [True, True, False] and got[2]["value"] is None
 
 
-def test_numeric_with_speed_off_and_two_answers():
-    # QUIZ-S2 with S1's speed off: the closest 1000, the other 1000 x (1 - 1/2)
-    state = unlock(start([numeric(0, answer=7)], players=2, speed=False))
-    state = answer(state, 0, 9, 19_000)
-    state = answer(state, 1, 2, 10)
-    assert [results(state)[s]["points"] for s in range(2)] == [1000, 500]
+def test_numeric_with_speed_off():
+    # QUIZ-S2 with QUIZ-S1's speed off: S = 1000; the margin of 7 is 10 % rounded half up: 1
+    state = unlock(start([numeric(0, answer=7)], players=3, speed=False))
+    state = answer(state, 0, 8, 19_000)
+    state = answer(state, 1, 7, 10)
+    state = answer(state, 2, 9, 10)
+    assert [results(state)[s]["points"] for s in range(3)] == [500, 1000, 0]
+    assert view(state)["reveal"]["margin"] == 1
 
 
 # ----- QUIZ-S3: streaks -----
@@ -144,16 +149,18 @@ def test_without_the_streak_setting_no_bonus_is_added():
     assert scores(state) == [3000] and view(state)["players"][0]["streak"] == 3
 
 
-def test_a_numeric_closest_answer_keeps_the_streak_and_a_farther_one_ends_it():
-    # QUIZ-S3 with QUIZ-S2: "right" for a numeric is "among the closest"
+def test_a_number_within_the_margin_keeps_the_streak_and_one_outside_ends_it():
+    # QUIZ-S3 with QUIZ-S2: "right" for a number is "within the margin" (here 5)
     state = start([choice(0), numeric(1, answer=50), numeric(2, answer=50)], players=2, speed=False)
     state = close(answer(unlock(state), 0, 0, 10))
     state = onwards(onwards(state))
-    state = answer(answer(unlock(state), 0, 40, 10), 1, 70, 10)  # seat 0 closest, not exact: right
-    assert results(state)[0]["points"] == 1100 and results(state)[0]["streak"] == 2
+    state = answer(answer(unlock(state), 0, 48, 10), 1, 70, 10)  # seat 0 within: 1000 x (1 - 2/10) + 100
+    assert results(state)[0]["points"] == 900 and results(state)[0]["streak"] == 2
+    assert results(state)[1]["points"] == 0 and not results(state)[1]["right"]
     state = onwards(onwards(state))
-    state = answer(answer(unlock(state), 0, 20, 10), 1, 50, 10)  # seat 0 farther: 500, streak over
-    assert results(state)[0]["points"] == 500 and results(state)[0]["streak"] == 0
+    state = answer(answer(unlock(state), 0, 20, 10), 1, 50, 10)  # seat 0 outside: nothing, streak over
+    assert results(state)[0]["points"] == 0 and results(state)[0]["streak"] == 0
+    assert results(state)[0]["closest"] is False and results(state)[1]["closest"] is True
 
 
 # ----- QUIZ-S4: teams -----
@@ -189,25 +196,25 @@ def test_teams_with_equal_means_share_a_place_and_empty_teams_are_not_shown():
 
 
 def test_equal_scores_share_a_place_ordered_by_right_answers_then_average_time():
-    # QUIZ-S5
+    # QUIZ-S5 (with QUIZ-S2: 90 for 100 is right, at the margin's edge, for half the points)
     state = start([numeric(0, answer=100), numeric(1, answer=100)], players=4, speed=False, streak=False)
     state = unlock(state)
     state = answer(state, 0, 100, 3000)
-    state = answer(state, 2, 50, 0)
+    state = answer(state, 2, 90, 0)
     state = onwards(onwards(close(state)))
     state = unlock(state)
     state = answer(state, 1, 100, 1000)
-    state = answer(state, 2, 50, 0)
+    state = answer(state, 2, 90, 0)
     state = close(state)
     assert scores(state) == [1000, 1000, 1000, 0]
-    assert [p["right"] for p in view(state)["players"]] == [1, 1, 0, 0]
+    assert [p["right"] for p in view(state)["players"]] == [1, 1, 2, 0]
     assert [p["avg_ms"] for p in view(state)["players"]] == [3000, 1000, 0, None]
-    assert view(state)["ranking"] == [1, 0, 2, 3]
+    assert view(state)["ranking"] == [2, 1, 0, 3]
     assert view(state)["places"] == [1, 1, 1, 4]
     state = onwards(state)  # the last question: straight to the end
     assert view(state)["phase"] == "over"
     outcome = GAME.outcome(state)
-    assert outcome.ranking == (1, 0, 2, 3) and outcome.places == (1, 1, 1, 4)
+    assert outcome.ranking == (2, 1, 0, 3) and outcome.places == (1, 1, 1, 4)
 
 
 def test_the_host_ending_early_ranks_by_the_same_rules():
@@ -276,12 +283,14 @@ def test_the_logged_content_is_json_and_keeps_the_question_as_asked():
     assert second["seconds"] is None and second["image"] is None
 
 
-def test_a_question_with_more_than_four_options_keeps_the_right_one():
-    # the Quiz shows 2-4 options: the right one and the first wrong ones, in the pack's order
+def test_a_question_with_six_options_keeps_them_all():
+    # finding 8: the Quiz shows up to 6 options (no more cutting a 6-option question to 4)
     content = GAME.prepare(settings(), 1, {"questions": [choice(0, correct=4, options=6)], "seen": set()})
     question = content["questions"][0]
-    assert question["options"] == ["option 0", "option 1", "option 2", "option 4"]
-    assert question["options"][question["correct"]] == "option 4"
+    assert question["options"] == [f"option {k}" for k in range(6)] and question["correct"] == 4
+    state = unlock(start([choice(0, correct=5, options=6)], players=1))
+    assert view(state)["question"]["options"][5] == "option 5"
+    assert results(answer(state, 0, 5, 100))[0]["right"]
 
 
 def test_chosen_packs_without_any_question_are_refused_clearly():
@@ -365,7 +374,8 @@ def test_nobody_sees_an_answer_before_the_reveal():
     assert tv["reveal"] is None and "correct" not in tv["question"] and tv["answered"] == [1]
     assert tv["yours"] is None
     assert view(state, 1)["yours"] == 2 and view(state, 0)["yours"] is None
-    assert tv["settings"] == {"paced": "auto", "speed": True, "streak": True, "teams": 0}
+    assert tv["settings"] == {"paced": "auto", "speed": True, "streak": True, "teams": 0, "shuffle": "off",
+                              "margin": 10, "bots": False}
     assert tv["index"] == 0 and tv["total"] == 1 and tv["phase"] == "question"
 
 
@@ -373,7 +383,7 @@ def test_nobody_sees_an_answer_before_the_reveal():
 
 
 @pytest.mark.parametrize("payload", [
-    {"choice": True}, {"choice": 1.0}, {"choice": -1}, {"choice": 4}, {"choice": "1"}, {"answer": math.nan},
+    {"choice": True}, {"choice": 1.0}, {"choice": -1}, {"choice": 6}, {"choice": "1"}, {"answer": math.nan},
     {"answer": math.inf}, {"answer": "twelve"}, {"answer": -3}, {"answer": None}, {"pick": 1}, {}, [], "choice",
     None, {"choice": 1, "answer": 2},
 ], ids=repr)
