@@ -155,7 +155,8 @@ class Clocks:
 
     def tick_room(self, room: Room) -> None:
         """Fire the room's timeout if it is due, else the first bot move that is due (a bot plays a seat whose
-        phones are all away, too): at most one event per tick and room."""
+        phones are all away, too, where the game stands in for them: ``SlotBinding.bot_plays``): at most one event per
+        tick and room."""
         service = self.service
         session = room.session
         if session is None or session.is_over or room.paused:
@@ -165,8 +166,12 @@ class Clocks:
             service.submit(room, "timeout", {})
             return
         now = self.game_now(room)
+        stands_in = session.game.stands_in(session.state)  # the Quiz without bots: a seat gone answers nothing
+        if not stands_in and deadline is not None and self.waits_only_for_gone(room):
+            service.submit(room, "timeout", {})  # everyone here answered: no need to wait for those who left
+            return
         for slot in session.slots:
-            if not slot.is_bot and not service.connections.team_away(room, slot.members):
+            if not slot.bot_plays(service.connections.team_away(room, slot.members), stands_in):
                 continue
             key = (room.code, slot.index)
             if not session.game.can_act(session.state, slot.index):
@@ -186,6 +191,21 @@ class Clocks:
                 service.submit(room, "action", {"slot": slot.index, "action": plan.action,
                                                 "step": None, "by": "bot"})
                 return
+
+    def waits_only_for_gone(self, room: Room) -> bool:
+        """Whether the open question waits only for seats no one plays now: in a game where no bot stands in for them
+        (the Quiz without bots, QUIZ-S15) such a seat answers nothing, so once every seat with a phone here has
+        answered the question closes (a logged timeout, as if its time ran out), as Kahoot! ends it when everyone
+        left has answered. A seat whose phones dropped only a moment ago (within the bot grace) is waited for; a
+        room where no seat has a phone here runs the timer out (a router restarting must not end the quiz)."""
+        session = room.session
+        if session is None:
+            return False
+        away = self.service.connections.team_away
+        game, state = session.game, session.state
+        waiting = [s for s in session.slots if game.answer_window(state, s.index) is not None]
+        here = any(s.members and not away(room, s.members) for s in session.slots)
+        return bool(waiting) and here and all(not s.filled and (s.is_bot or away(room, s.members)) for s in waiting)
 
     # ----- upkeep -----
 

@@ -245,6 +245,13 @@ class SlotBinding:
     colour: int
     shape: int
     team: list[int] | None = None  # in a team game, every room seat playing this game seat (seat_id: the first)
+    filled: bool = False  # a bot's seat from the start (the bots setting filled it), not a person's
+
+    def bot_plays(self, away: bool, stands_in: bool) -> bool:
+        """Whether a bot plays this game seat now: a seat bots filled at the start always; a seat people played
+        when no one plays it any more (kicked) or every phone of it is ``away``, if the game ``stands_in`` for
+        them (engine.core ``Game.stands_in``: not the Quiz without its bots setting, QUIZ-S15)."""
+        return self.filled or (stands_in and (self.is_bot or away))
 
     @property
     def members(self) -> list[int]:
@@ -283,6 +290,14 @@ class GameSession:
     # per game seat: the room seat whose action was taken last, and how many of the seat's actions were taken (a
     # team's phone tells "Alin already did this for your house", issue 15); from the logged events, so a replay agrees
     acted: dict[int, tuple[int | None, int]] = field(default_factory=dict)
+    # per game seat: how many of its moves a bot made (actions logged with ``by: "bot"``), so that every screen and
+    # the results can say a bot played it (QUIZ-S15, docs/seats.md "Bot marks"); from the log, so a replay agrees
+    bot_moves: dict[int, int] = field(default_factory=dict)
+    number: int = 0  # the room's game number (``Room.games_started`` once it started): the audience's key for it
+    # the finished game's report files by format and language (host/report.py ``render``): made once, as an .xlsx
+    # of 200 questions and 12 players takes openpyxl about half a second of the server's loop, which a host's
+    # repeated downloads must not cost every room again
+    reports: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False)
 
     def slot_of(self, seat_id: int) -> int | None:
         """The game seat a room seat plays, if any."""
@@ -290,6 +305,11 @@ class GameSession:
             if seat_id in slot.members:
                 return slot.index
         return None
+
+    def bot_marked(self, slot: int) -> bool:
+        """Whether a bot played this game seat at any time of the game: a bot's seat, or one for which a bot moved
+        (its phones were away, or its last member was kicked)."""
+        return self.slots[slot].is_bot or self.bot_moves.get(slot, 0) > 0
 
     def seats_changed(self, now_ms: int) -> None:
         """Tell the game which of its seats bots play now, after people joined or left one (CROWN-D1)."""
@@ -756,6 +776,34 @@ class Room:
 
         return enlist
 
+    def _plan_latecomer(self, data: dict[str, Any]) -> Effect:
+        """A player who joined while a game runs that takes latecomers (``Game.takes_latecomers``: the Quiz, QUIZ-S14)
+        gets a new game seat at the end, through ``Game.add_seat``: the questions before score nothing, the open one
+        may still be answered. Logged after the join (host/service.py ``join``), so a replay seats them again; a game
+        that is full (its ``max_players``) or takes no latecomers refuses, and the latecomer watches (docs/seats.md)."""
+        seat = self._seat(data)
+        if seat.role != "player":
+            raise RoomError("not_a_player", "a spectator watches: only a player takes a seat in the game", "seat")
+        session = self._running()
+        if session.slot_of(seat.id) is not None:
+            raise RoomError("already_playing", "you already play in this game", "seat")
+        game = session.game
+        if not game.takes_latecomers(session.state):
+            raise RoomError("no_latecomers", "this game takes no one new once it runs: you play from the next game")
+        if len(session.slots) >= game.info.max_players:
+            raise RoomError("game_full", f"this game has its {game.info.max_players} players: you play from the next "
+                            "game", params={"max": game.info.max_players})
+        with game_errors():
+            state = game.add_seat(session.state, seat.name, data["gt"])
+        slot = SlotBinding(len(session.slots), seat.name, seat.id, seat.colour, seat.shape)
+
+        def effect() -> None:
+            seat.played = True
+            session.slots.append(slot)
+            session.state = state
+
+        return effect
+
     def _team_slots(self, info: Any, players: list[Seat]) -> tuple[list[SlotBinding], dict[int, int]]:
         """The game seats of a team game: one per team, with its members; players without a team are put in the
         smallest team (the lowest first on a tie). Returns the seats and those assignments."""
@@ -804,7 +852,7 @@ class Room:
             bot_look = iter(self._bot_looks(humans))
             for i in range(len(humans), wanted):
                 colour, shape = next(bot_look)
-                slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape))
+                slots.append(SlotBinding(i, f"Bot {i + 1 - len(humans)}", None, colour, shape, filled=True))
         scale = data.get("timer_scale", self.timer_scale)  # the game keeps the timers it started with, even if the
         if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 100:  # server restarts
             scale = self.timer_scale  # with another --timer-scale
@@ -872,6 +920,8 @@ class Room:
         def effect() -> None:
             advance()
             session.acted[slot] = (by if isinstance(by, int) else None, session.acted.get(slot, (None, 0))[1] + 1)
+            if by == "bot":
+                session.bot_moves[slot] = session.bot_moves.get(slot, 0) + 1
 
         return effect
 
@@ -1007,7 +1057,8 @@ class Room:
             "id": session.game_id,
             "name_key": session.game.info.name_key,
             "slots": [{"index": s.index, "name": s.name, "bot": s.is_bot, "seat": s.seat_id,
-                       "members": s.members, "colour": s.colour, "shape": s.shape} for s in session.slots],
+                       "members": s.members, "colour": s.colour, "shape": s.shape,
+                       "bot_moves": session.bot_moves.get(s.index, 0)} for s in session.slots],
             "team_keys": list(session.game.info.team_keys),
             "team_colours": list(session.game.info.team_colours),
             "you": slot,
@@ -1020,7 +1071,9 @@ class Room:
             "aborted": session.aborted,
             "outcome": None if outcome is None else {
                 "ranking": list(outcome.ranking), "reason_key": outcome.reason_key,
-                "detail": dict(outcome.detail), "places": outcome.place_list()},
+                "detail": dict(outcome.detail), "places": outcome.place_list(),
+                # per ranked seat: a bot played it (all or part of the game): the results say so (QUIZ-S15)
+                "bot": [session.bot_marked(s) if 0 <= s < len(session.slots) else False for s in outcome.ranking]},
         }
 
 

@@ -349,7 +349,25 @@ class RoomService:
                 raise RoomError("name_away", f"the name {held.name!r} is taken by a seat whose phone is gone: "
                                 "if it is yours, say so", "name") from error
             raise
+        if room.seats[seat_id].role == "player":
+            self.seat_latecomer(room, seat_id)
         return seat_id, token
+
+    def seat_latecomer(self, room: Room, seat_id: int) -> bool:
+        """A player who just joined while a game runs that takes latecomers (the Quiz, QUIZ-S14) plays the rest of
+        it: a ``latecomer`` event gives them a game seat (logged, so a restart keeps it). A game that takes none, or
+        is full, leaves them watching until the next game, as before (docs/seats.md, "Latecomers"). Whether they got
+        a seat."""
+        with self.locks[room.code]:
+            session = room.session
+            if session is None or session.is_over or not session.game.takes_latecomers(session.state):
+                return False
+            try:
+                self.submit(room, "latecomer", {"seat": seat_id})
+            except RoomError as error:  # full, or the game ended meanwhile: they watch it
+                log.info("room %s: latecomer %s watches: %s", room.code, seat_id, error.message)
+                return False
+            return True
 
     def host_event(self, room: Room, kind: str, data: dict[str, Any]) -> None:
         """A host control; ``start`` gets a fresh seed, ``kick`` tells the kicked phone."""
@@ -549,8 +567,11 @@ class RoomService:
             result = room.lobby_view(self.connections.connected_seats(room.code), spectators and seat_id is None)
             result["game"] = room.game_view(seat_id, self.clocks.game_now(room))
             if result["game"] is not None:
-                for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone
-                    slot["away"] = self.connections.team_away(room, slot["members"])
+                stands_in = room.session is not None and room.session.game.stands_in(room.session.state)
+                for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone, where the
+                    offline = self.connections.team_away(room, slot["members"])  # game stands in (QUIZ-S15)
+                    slot["offline"] = offline  # every phone of it gone past the bot grace
+                    slot["away"] = offline and stands_in  # ... and a bot plays for it meanwhile
             result["audience"] = self.audience.public_view(room) if result["game"] is not None else None
             if seat_id is not None:
                 result["spectators"] = []  # see phone_public_view
