@@ -323,13 +323,14 @@ class AudienceQuestion(TypedDict):
     """The question in play as the audience play-along sees it (``Game.audience_question``, host/audience.py)."""
 
     key: int  # the question's identity within the game: a new key is a new question
-    kind: str  # "numeric" or "choice"
+    kind: str  # "numeric", "choice", "poll" (answered by the audience), "multi", "order", "text" (watched on the TV)
     opens_ms: int  # the game ms it unlocks for answers
     closes_ms: int  # the game ms it closes
     open: bool  # open for answers now
     revealed: bool  # the answer is public now
     options: int  # a multiple-choice question's number of options (0 for a numeric one)
     correct: NotRequired[int]  # the right option or number, only once revealed
+    margin: NotRequired[int]  # a numeric question's margin (QUIZ-S2), only once revealed; none: closest wins
 
 
 class Game(ABC, Generic[S, A]):

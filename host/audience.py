@@ -20,6 +20,11 @@ whether it is open, and its correct answer once revealed.
 - At the reveal the question is scored (``score_question``) and the running leaderboard updated. A restarted server
   rebuilds all of it: the room service replays the room's log and calls ``observe`` after each event, with the
   room's stored answers preloaded, so every question is scored again exactly as it was live.
+- Kinds (issue [17]): ``choice`` and ``poll`` are answered with an option (a poll scores nothing), ``numeric`` with a
+  number (scored by its margin when the game gives one, QUIZ-S2, else by closeness as the Campaign's); the audience
+  does not answer ``multi``, ``order`` and ``text``: its phones are told to watch the TV (``watch``).
+- Each scored question's summary (how many answered, how many were right) and the leaderboard's top are kept per
+  game (``summary``): the Quiz's report (host/report.py) gives them, also after the next game started.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ from engine.core import Timing
 log = logging.getLogger("throneroom.audience")
 
 TOP_SHOWN = 5
+ANSWERED_KINDS = ("numeric", "choice", "poll")  # the kinds the audience answers: the others it watches on the TV
+KEPT_GAMES = 4  # the summaries of a room's last games kept (``RoomAudience.kept``): the report of the last Quiz
 NUMERIC_POINTS = 150  # the closest answer of a numeric question; the farthest gets 150/n
 CHOICE_POINTS = 100  # a right answer to a multiple-choice question ...
 SPEED_POINTS = 50  # ... plus up to this much for being among the fastest right answers
@@ -87,7 +94,7 @@ class Result:
     ms: int
     rank: int  # 1 = best
     points: int
-    right: bool  # multiple choice: the right option; numeric: the exact number
+    right: bool  # multiple choice: the right option; numeric: the exact number (within the margin, with one)
     distance: int | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -108,8 +115,9 @@ class Question:
     opens_ms: int
     closes_ms: int
     answers: dict[int, AudienceAnswer] = field(default_factory=dict)
-    closed_at: int | None = None  # game ms of the event that closed it
-    correct: int | None = None
+    closed_at: int | None = None  # game ms of the event that revealed it (None: not revealed yet)
+    correct: Any = None  # the right option or number once revealed (a poll has none)
+    margin: int | None = None  # a numeric question's margin (QUIZ-S2), once revealed, if the game gives one
     results: dict[int, Result] = field(default_factory=dict)
     scored: bool = False
 
@@ -135,6 +143,8 @@ class RoomAudience:
     board: list[int] = field(default_factory=list)  # seats, best first
     places: dict[int, int] = field(default_factory=dict)  # seat -> place on the board (1 = best)
     preloaded: dict[tuple[int, int], list[AudienceAnswer]] = field(default_factory=dict)  # replay only
+    questions: list[dict[str, Any]] = field(default_factory=list)  # each scored question's summary (``summary``)
+    kept: dict[int, dict[str, Any]] = field(default_factory=dict)  # game number -> its summary, the last games'
 
 
 class AudienceError(Exception):
@@ -145,15 +155,40 @@ class AudienceError(Exception):
         self.code, self.message, self.field = code, message, field_name
 
 
-def score_question(question: Question, correct: int) -> dict[int, Result]:
+def score_question(question: Question, correct: Any, margin: int | None = None) -> dict[int, Result]:
     """Rank a question's audience answers as the players are ranked and award points (docs/decisions.md).
 
-    Numeric: closest first, then the faster effective time; every answer scores, from NUMERIC_POINTS for the best
-    down to NUMERIC_POINTS/n for the last. Multiple choice: right answers first, by effective time, each worth
-    CHOICE_POINTS plus a speed bonus from SPEED_POINTS down to SPEED_POINTS/n; wrong answers rank after them, by
-    time, with no points. Exact ties (same distance, same ms) go to the lower seat number, the earlier joiner."""
+    Numeric without a margin (the Campaign): closest first, then the faster effective time; every answer scores, from
+    NUMERIC_POINTS for the best down to NUMERIC_POINTS/n for the last. Numeric with a margin m (the Quiz, QUIZ-S2):
+    the answers within it (distance d <= m) are right and rank first, by distance then time, each worth
+    (CHOICE_POINTS + its speed bonus) x (1 - d / 2m), rounded half up (m = 0: exact answers only, whole points); the
+    speed bonus is SPEED_POINTS down to SPEED_POINTS/n by effective time among the n right ones; the others rank
+    after them, by distance then time, with no points. Multiple choice: right answers first, by effective time, each
+    worth CHOICE_POINTS plus a speed bonus from SPEED_POINTS down to SPEED_POINTS/n; wrong answers rank after them,
+    by time, with no points. A poll: no right answer, no points, ranked by time. Exact ties (same distance, same ms)
+    go to the lower seat number, the earlier joiner."""
     answers = list(question.answers.values())
     results: dict[int, Result] = {}
+    if question.kind == "poll":
+        for place, a in enumerate(sorted(answers, key=lambda a: (a.timing.effective, a.seat))):
+            results[a.seat] = Result(a.seat, a.value, a.timing.effective, place + 1, 0, False)
+        return results
+    if question.kind == "numeric" and margin is not None:
+        within = [a for a in answers if abs(a.value - correct) <= margin]
+        outside = sorted((a for a in answers if abs(a.value - correct) > margin),
+                         key=lambda a: (abs(a.value - correct), a.timing.effective, a.seat))
+        quick = {a.seat: i for i, a in enumerate(sorted(within, key=lambda a: (a.timing.effective, a.seat)))}
+        n = len(within)
+        ranked = sorted(within, key=lambda a: (abs(a.value - correct), a.timing.effective, a.seat))
+        for place, a in enumerate(ranked):
+            d = abs(a.value - correct)
+            full = CHOICE_POINTS + round(SPEED_POINTS * (n - quick[a.seat]) / n)
+            points = full if margin == 0 else (2 * full * (2 * margin - d) + 2 * margin) // (4 * margin)
+            results[a.seat] = Result(a.seat, a.value, a.timing.effective, place + 1, points, True, d)
+        for place, a in enumerate(outside):
+            results[a.seat] = Result(a.seat, a.value, a.timing.effective, n + place + 1, 0, False,
+                                     abs(a.value - correct))
+        return results
     if question.kind == "numeric":
         ordered = sorted(answers, key=lambda a: (abs(a.value - correct), a.timing.effective, a.seat))
         n = len(ordered)
@@ -423,12 +458,16 @@ class Audience:
             return
         if audience is None:
             audience = self.rooms[room.code] = RoomAudience(game=game_no)
-        if audience.game != game_no:  # a new game: a new leaderboard
+        if audience.game != game_no:  # a new game: a new leaderboard (the last one's summary is kept)
+            if audience.questions or audience.standings:
+                audience.kept[audience.game] = self._summary(room, audience)
+                for old in sorted(audience.kept)[:-KEPT_GAMES]:
+                    del audience.kept[old]
             audience.game, audience.question = game_no, None
-            audience.standings, audience.board, audience.places = {}, [], {}
+            audience.standings, audience.board, audience.places, audience.questions = {}, [], {}, []
         asked = session.game.audience_question(session.state)
         question = audience.question
-        if question is not None and not question.scored and question.correct is not None and (
+        if question is not None and not question.scored and question.closed_at is not None and (
                 replaying or asked is None or asked["key"] != question.key):
             self._score(room.code, audience, question)  # the game moved on within the grace: score it now
         if asked is None:
@@ -441,9 +480,20 @@ class Audience:
         elif question.closed_at is None:  # the game is the window's authority: a host's Skip of the "get ready"
             question.opens_ms, question.closes_ms = asked["opens_ms"], asked["closes_ms"]  # opens it now, for all
         if asked["revealed"] and question.closed_at is None:
-            question.closed_at, question.correct = now_ms, asked["correct"]
+            question.closed_at, question.correct = now_ms, asked.get("correct")
+            question.margin = self._margin(session, asked) if question.kind == "numeric" else None
             if replaying:  # every answer it ever got is already here
                 self._score(room.code, audience, question)
+
+    @staticmethod
+    def _margin(session: Any, asked: dict[str, Any]) -> int | None:
+        """A revealed numeric question's margin (QUIZ-S2): the audience question's, else the reveal's in the game's
+        view (the Quiz's); None for a game without margins (the Campaign: closest wins)."""
+        margin = asked.get("margin")
+        if margin is None:
+            reveal = session.game.view(session.state, None).get("reveal")
+            margin = reveal.get("margin") if isinstance(reveal, dict) else None
+        return margin if isinstance(margin, int) and not isinstance(margin, bool) and margin >= 0 else None
 
     def score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
         """Score the room's revealed question once the grace for answers in flight is over; whether the room's view
@@ -458,8 +508,7 @@ class Audience:
     def _score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
         audience = self.rooms.get(room.code)
         question = audience.question if audience is not None else None
-        if audience is None or question is None or question.scored or question.correct is None \
-                or question.closed_at is None:
+        if audience is None or question is None or question.scored or question.closed_at is None:
             return False
         if now_ms < question.closed_at + grace_ms:
             return False
@@ -469,9 +518,12 @@ class Audience:
     def _score(self, code: str, audience: RoomAudience, question: Question) -> None:
         if any(row["room_code"] == code for row in self.pending):
             self.flush()  # what is scored is on disk first
-        assert question.correct is not None
-        question.results = score_question(question, question.correct)
+        answered = question.kind in ANSWERED_KINDS and (question.kind == "poll" or question.correct is not None)
+        question.results = score_question(question, question.correct, question.margin) if answered else {}
         question.scored = True
+        audience.questions.append({
+            "key": question.key, "kind": question.kind, "answered": len(question.results),
+            "right": None if question.kind == "poll" or not answered else sum(r.right for r in question.results.values())})
         for result in question.results.values():
             standing = audience.standings.setdefault(result.seat, Standing(result.seat))
             standing.answered += 1
@@ -525,7 +577,9 @@ class Audience:
             raise AudienceError("too_late", "too late: the question has closed")
         if seat_id in question.answers:
             raise AudienceError("already_answered", "you have already answered")
-        if (kind == "answer") != (question.kind == "numeric"):
+        if question.kind not in ANSWERED_KINDS:
+            raise AudienceError("watch", "the audience does not answer this question: watch it on the TV", "action")
+        if kind not in ("answer", "choice") or (kind == "answer") != (question.kind == "numeric"):
             raise AudienceError("invalid", "this question wants a number" if question.kind == "numeric"
                                 else "pick an option", "action")
         if kind == "choice" and value >= question.options:
@@ -580,6 +634,8 @@ class Audience:
             "revealed": question is not None and question.scored,
             "top": top,
             "playing": len(audience.standings),
+            "kind": question.kind if question is not None else None,
+            "watch": question is not None and question.kind not in ANSWERED_KINDS,  # phones: watch it on the TV
         }
 
     def personal_view(self, room: Any, seat_id: int) -> dict[str, Any] | None:
@@ -600,6 +656,27 @@ class Audience:
             "place": audience.places.get(seat_id),
             "players": len(audience.standings),
         }
+
+    def _summary(self, room: Any, audience: RoomAudience) -> dict[str, Any]:
+        """One game's audience in the report: each scored question's count of answers and right ones, how many
+        played along, and the leaderboard's top as the TV showed it (``TOP_SHOWN``, names as they are now)."""
+        top = []
+        for seat_id in audience.board[:TOP_SHOWN]:
+            standing = audience.standings[seat_id]
+            seat = room.seats.get(seat_id)
+            top.append({"seat": seat_id, "name": seat.name if seat is not None else "?", "points": standing.points,
+                        "place": audience.places[seat_id], "answered": standing.answered, "right": standing.right})
+        return {"questions": [dict(q) for q in audience.questions], "playing": len(audience.standings), "top": top}
+
+    def summary(self, room: Any, game: int) -> dict[str, Any] | None:
+        """The audience of the room's game number ``game`` (``GameSession.number``), the current or one of the last
+        ``KEPT_GAMES``: see ``_summary``; None if no one played along (or it is no longer kept)."""
+        audience = self.rooms.get(room.code)
+        if audience is None:
+            return None
+        if audience.game == game:
+            return self._summary(room, audience)
+        return audience.kept.get(game)
 
     def standings(self, code: str) -> list[dict[str, Any]]:
         """The current game's leaderboard, best first (for tests and the benchmark)."""

@@ -223,6 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument("--database-url", metavar="URL", help="a sqlite:/// URL instead of --db")
     backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
+    report = sub.add_parser("report", help="write the report of a room's last finished Quiz (CSV or Excel)")
+    report.add_argument("room", type=room_code, help="the room's code (4 letters)")
+    report.add_argument("--format", choices=["csv", "xlsx"], help="csv (UTF-8, opens in Excel) or xlsx (default: "
+                        "from --output's extension, else csv)")
+    report.add_argument("--output", "-o", metavar="FILE", help="the file to write (default: throneroom-ROOM-quiz-N."
+                        "FORMAT in the current folder; '-': standard output)")
+    report.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    report.add_argument("--db", metavar="PATH", help="SQLite file or database URL (default: as for serve)")
+    report.add_argument("--database-url", metavar="URL", help="any SQLAlchemy database URL instead of --db")
+
     maps = sub.add_parser("map", help="Short Campaign maps").add_subparsers(dest="map_command", required=True)
     validate = maps.add_parser("validate", help="check a map file and list every problem")
     validate.add_argument("file", help="a map file (JSON, format throneroom-map/1; see docs/maps.md)")
@@ -254,6 +264,75 @@ def seed_sequence(first: int) -> Any:
     """Seeds first, first + 1, ...: the same run of games for the same --seed."""
     counter = iter(range(first, first + 10**12))
     return lambda: next(counter)
+
+
+def room_code(text: str) -> str:
+    """An argparse type: a room code as typed (any case), upper-cased and checked."""
+    from host.room import RoomError, normalise_code
+
+    try:
+        return normalise_code(text)
+    except RoomError:
+        raise argparse.ArgumentTypeError(f"a room code is 4 letters, like ABCD, not {text!r}") from None
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """``throneroom report ROOM``: the room's last finished Quiz, replayed from the database as the server loads a
+    room (host/report.py), written as CSV or Excel; the same file as the TV's download."""
+    fmt = args.format
+    suffix = Path(args.output).suffix.lower().lstrip(".") if args.output and args.output != "-" else ""
+    if suffix in ("csv", "xlsx"):
+        if fmt is not None and fmt != suffix:
+            print(f"throneroom: --format {fmt} does not match the output file {args.output}", file=sys.stderr)
+            return 2
+        fmt = suffix
+    fmt = fmt or "csv"
+    if args.output == "-" and fmt == "xlsx" and sys.stdout.isatty():
+        print("throneroom: an .xlsx file is not for a terminal: give --output FILE", file=sys.stderr)
+        return 2
+    if args.db and "://" in args.db:  # --db takes a URL too
+        args.database_url, args.db = args.db, None
+    url = args.database_url or ""
+    if not url or url.startswith("sqlite:///"):  # a SQLite file that is not there is not made here
+        local = url.removeprefix("sqlite:///").split("?", 1)[0]
+        path = Path(local) if url else Path(args.db).expanduser() if args.db else data_dir() / "throneroom.db"
+        if not path.is_file():
+            print(f"throneroom: there is no database at {path}", file=sys.stderr)
+            return 1
+    from host.report import NoReport, render, replay_room, source_of
+    from host.store import Store
+
+    try:
+        store = Store(database_url(args)[0])
+    except Exception as error:  # noqa: BLE001 - a database that cannot be opened: say it in one line
+        print(f"throneroom: cannot open the database: {error}", file=sys.stderr)
+        return 1
+    try:
+        room, audience = replay_room(store, args.room)
+        data, name, _ = render(source_of(room, audience), fmt)
+    except NoReport as error:
+        print(f"throneroom: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    if args.output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    target = Path(args.output).expanduser() if args.output else Path(name)
+    if target.is_dir():
+        print(f"throneroom: {target} is a folder; give the path of the file to write", file=sys.stderr)
+        return 1
+    if target.exists() and not args.force:
+        print(f"throneroom: {target} exists; give --force to replace it", file=sys.stderr)
+        return 1
+    try:
+        target.write_bytes(data)
+    except OSError as error:
+        print(f"throneroom: cannot write {target}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"wrote the report of room {room.code} to {target}")
+    return 0
 
 
 def pack_command(args: argparse.Namespace) -> int:
@@ -1000,6 +1079,8 @@ def main(argv: list[str] | None = None) -> int:
         return backup(args)
     if args.command == "pack":
         return pack_command(args)
+    if args.command == "report":
+        return report_command(args)
     if args.command == "simulate":
         return simulate(args)
     if args.command == "bench":

@@ -40,6 +40,8 @@ RATE_KINDS = {
              "a phone's changes of language, team or sitting out from one address"),
     "control": ("CONTROL_RATE", "120/minute;1200/hour", "this device sent too many host controls",
                 "host controls from one address"),
+    "report": ("REPORT_RATE", "20/minute;200/hour", "this device downloaded too many reports",
+               "a Quiz's report downloaded by its host, from one address"),
 }
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 DEFAULT_PORTS = {"http": 80, "https": 443}

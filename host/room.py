@@ -339,8 +339,12 @@ class Room:
     selected_game: str | None = None
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     session: GameSession | None = None
+    finished: dict[str, GameSession] = field(default_factory=dict)  # each game's last finished session, kept when
+    # the room leaves it (its report, host/report.py: also from the lobby)
     games_started: int = 0
     packs: list[str] | None = None  # question packs chosen in the lobby; None: the built-in ones of the language
+    packs_by_hand: bool = False  # the host ticked or unticked packs since the last start: an upload is added to
+    # their choice, else it replaces it (docs/packs.md, "An upload is the next game's pack"; RoomService.pack_uploaded)
     seen_questions: set[str] = field(default_factory=set)
     paused: bool = False
     order: list[int] = field(default_factory=list)  # who plays first when there are more players than seats
@@ -701,6 +705,7 @@ class Room:
 
         def effect() -> None:
             self.selected_game = game_id
+            self._keep_finished()
             self.session = None  # leaving a finished game's results for the lobby
 
         return effect
@@ -868,8 +873,10 @@ class Room:
             for slot in slots:
                 for member in slot.members:
                     self.seats[member].played = True
-            self.session = GameSession(game_id, game, state, slots, settings, seed)
+            self._keep_finished()
+            self.session = GameSession(game_id, game, state, slots, settings, seed, number=self.games_started + 1)
             self.games_started += 1
+            self.packs_by_hand = False  # the next upload is the next game's pack again
             self.paused = False
             self._note_asked(self.session)
 
@@ -994,9 +1001,15 @@ class Room:
             raise RoomError("not_now", "the game is still running: end it first")
 
         def effect() -> None:
+            self._keep_finished()
             self.session = None
 
         return effect
+
+    def _keep_finished(self) -> None:
+        """The room leaves a finished game (for the lobby or the next game): it stays as its game's last one."""
+        if self.session is not None and self.session.is_over:
+            self.finished[self.session.game_id] = self.session
 
     # ----- views -----
 

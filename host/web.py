@@ -191,6 +191,36 @@ def host_room() -> Any:
     return room
 
 
+@bp.get("/api/rooms/<code>/report.<fmt>")
+def quiz_report(code: str, fmt: str) -> Any:
+    """The report of the room's last finished Quiz (host/report.py), as ``csv`` or ``xlsx``, for its host only: the
+    TV's host credentials (headers X-Room-Code, naming this room, and X-Host-Token), else 403; counted against the
+    address's report rate (429); 404 ``no_report`` before a Quiz has finished in the room (also after the room went
+    back to the lobby, the last finished one's), and for another format."""
+    from host.report import FORMATS, NoReport, render, source_of
+
+    room = host_room()
+    if room.code != code.upper():
+        abort(403)
+    if fmt not in FORMATS:
+        abort(404)
+    runtime = current_app.extensions["throneroom"]
+    runtime.limits.hit("report", request.remote_addr)
+    service = runtime.service
+    try:
+        with service.locks[room.code]:  # a moment's look; the file is made outside the room's lock
+            source = source_of(room, service.audience)
+    except NoReport as error:
+        refused(404, error.code, error.message, "room")
+    data, name, media_type = render(source, fmt)
+    response = Response(data, mimetype=media_type.split(";")[0])
+    if fmt == "csv":
+        response.headers["Content-Type"] = media_type
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def problem(code: str, message: str, field: str = "file", **args: Any) -> dict[str, Any]:
     """One problem of an upload that is not about the file's content, as the TV shows it (``pack.problem.<code>``)."""
     return Problem("upload", field, message, code=code, args=args).to_json()

@@ -664,11 +664,40 @@
           h("bdi", {class: "name"}, TR.seatName(game, index)));
       }) : [];
       return [h("header", {class: "finished-head"}, h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
+        isHost && game.id === "quiz" ? reportControl() : null,
         isHost ? h("button", {id: "lobby", class: "big primary", onclick: () => control("lobby")}, t("tv.back_to_lobby")) : null),
       h("div", {class: "finished-body" + (outcome ? "" : " no-ranking")},
         outcome ? h("ol", {class: "ranking", id: "ranking"}, list) : null,
         gameArea())];
     });
+  }
+
+  /* The host's "Download the report" of a finished Quiz (host/report.py): CSV or Excel, fetched with the host's
+   * credentials (never in a URL) and saved under the name the server gives. */
+  function reportControl() {
+    return h("div", {class: "report-download", id: "report-download", role: "group", "aria-label": t("tv.report_download")},
+      h("span", {class: "report-label"}, t("tv.report_download")),
+      h("button", {id: "report-csv", dir: "ltr", "data-verbatim": "", onclick: () => downloadReport("csv")}, "CSV"),  // a format's name
+      h("button", {id: "report-xlsx", onclick: () => downloadReport("xlsx")}, t("tv.report_xlsx")));
+  }
+
+  async function downloadReport(format) {
+    let response = null;
+    try {
+      response = await fetch("/api/rooms/" + encodeURIComponent(state.code) + "/report." + format, {headers: hostHeaders()});
+    } catch (e) { /* offline: said below */ }
+    if (!response || !response.ok) {
+      const answer = response ? await response.json().catch(() => null) : null;
+      say(answer && answer.error ? errorText(answer.error) : t("tv.report_failed"), true);
+      return;
+    }
+    const found = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const url = URL.createObjectURL(await response.blob());
+    const link = h("a", {href: url, download: found ? found[1] : "throneroom-report." + format, hidden: ""});
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
   }
 
   TR.hostControl = control;  /* a game's own host button (the Quiz's Next) sends its control like the bar's */
