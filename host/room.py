@@ -691,9 +691,14 @@ class Room:
         if (not isinstance(packs, list) or len(packs) > 50
                 or not all(isinstance(p, str) and 0 < len(p) <= 60 for p in packs) or len(set(packs)) != len(packs)):
             raise RoomError("invalid", "packs must be a list of up to 50 different pack ids", "packs")
+        uploaded = data.get("uploaded")  # set by the server only (an upload's choice: RoomService.pack_uploaded)
+        if uploaded is not None and uploaded not in packs:
+            raise RoomError("invalid", "uploaded must be one of the packs", "uploaded")
 
         def effect() -> None:
             self.packs = list(packs)
+            if uploaded is None:
+                self.packs_by_hand = True
 
         return effect
 

@@ -29,6 +29,7 @@ from host.clocks import GRACE_MS, Clocks
 from host.connections import Connections
 from host.houses import HouseRequests
 from host.lease import RENEW_MS, TTL_MS, LeaseLost
+from host.plan import PackStats, next_game
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -114,6 +115,7 @@ class RoomService:
         # code -> (version, when, phone view, what the sockets derive from that view and keep with it: its JSON)
         self.public_views: dict[str, tuple[int, int, dict[str, Any], dict[str, Any]]] = {}
         self.library = Library(store.engine)
+        self.pack_stats = PackStats(store.engine)  # each chosen pack's counts, for the lobby's summary (host/plan.py)
         self.connections = Connections(self)  # sockets, seats' phones, round trips (host/connections.py)
         self.clocks = Clocks(self)  # game clocks, what comes due, leases, expiry (host/clocks.py)
         self.claims = Claims(self)  # "that's me" waiting for the host (host/claims.py)
@@ -437,6 +439,13 @@ class RoomService:
             return self.library.default_packs(room.language)
         return [p for p in room.packs if self.library.has(p, room.owner)]  # as chosen: the ids its questions had
 
+    def next_game(self, room: Room, chosen: list[str]) -> dict[str, Any] | None:
+        """What the lobby says of the selected game before Start, if it plays questions (host/plan.py)."""
+        game = registry.get(room.selected_game) if room.selected_game else None
+        if game is None or not game.needs():
+            return None
+        return next_game(game, room.game_settings(game.info.id), self.pack_stats.of(chosen), room.timer_scale)
+
     def pack_supply(self, room: Room) -> dict[str, Any]:
         """What the lobby shows of questions: every pack, the chosen ones, and how many questions they offer. Every
         lobby view shows it and it costs a few queries (a count over every question): it is kept for
@@ -458,9 +467,27 @@ class RoomService:
     def _pack_supply(self, room: Room) -> dict[str, Any]:
         packs = self.library.packs(room.owner)  # only the packs this room's host may choose (docs/packs.md)
         chosen = self.library.current(self.chosen_packs(room), room.owner)  # a deleted or unshared pack drops out
-        return {"packs": packs, "selected": chosen,
+        return {"packs": packs, "selected": chosen, "total": self.pack_stats.of(chosen).total,
                 "numeric": sum(p["numeric"] for p in packs if p["id"] in chosen),
                 "choice": sum(p["choice"] for p in packs if p["id"] in chosen)}
+
+    def pack_uploaded(self, room: Room, pack_id: str) -> str:
+        """A pack the host just uploaded becomes the next game's choice (docs/packs.md, "An upload is the next game's
+        pack"), logged as a ``packs`` event marked ``uploaded``: it replaces the room's choice ("replaced"), or, if
+        the host ticked or unticked packs since the last start (``Room.packs_by_hand``), is added to it ("added").
+        While a game runs nothing changes ("unchanged"), nor when the choice is full (50 packs)."""
+        with self.locks[room.code]:
+            if room.phase == "playing":
+                return "unchanged"
+            added = room.packs_by_hand
+            chosen = [p for p in self.library.current(self.chosen_packs(room), room.owner) if p != pack_id]
+            packs = [*chosen, pack_id] if added else [pack_id]
+            try:
+                self.submit(room, "packs", {"packs": packs, "uploaded": pack_id})
+            except RoomError as error:
+                log.info("room %s: the upload %s is not chosen: %s", room.code, pack_id, error.message)
+                return "unchanged"
+            return "added" if added else "replaced"
 
     def notify_lobbies(self) -> None:
         """Tell every room in its lobby that the list of packs changed."""
@@ -585,7 +612,7 @@ class RoomService:
                 if not as_host:  # the packs offered to the host's screen include its private uploads: the others
                     # learn only what the room plays (a pack's id is what its images are fetched by)
                     supply = {**supply, "packs": [p for p in supply["packs"] if p["id"] in supply["selected"]]}
-                result["questions"] = supply
+                result["questions"] = {**supply, "plan": self.next_game(room, supply["selected"])}
             if room.phase != "playing":  # who plays the next game, and whose phone has been gone too long to
                 result["lineup"] = {"seats": self.lineup(room),  # be given a seat
                                     "gone": [s["id"] for s in result["players"]

@@ -273,12 +273,13 @@ def upload_pack() -> Any:
         key = save_pack(service.store.engine, pack, pause=lambda: runtime.socketio.sleep(0), owner=room.owner,
                         shared=shared)
     pack_id = f"db:{key}"
+    selection = service.pack_uploaded(room, pack_id)  # the next game's pack, chosen here, not by the page ([17])
     service.notify_lobbies()
     numeric = sum(q.type == "numeric" for q in pack.questions)
     return jsonify({"ok": True, "room": room.code, "pack": {"id": pack_id, "name": pack.name, "language": pack.language,
                                                             "numeric": numeric, "choice": len(pack.questions) - numeric,
                                                             "mine": True, "shared": shared},
-                    "warnings": [w.to_json() for w in pack.warnings]}), 201
+                    "selection": selection, "warnings": [w.to_json() for w in pack.warnings]}), 201
 
 
 @bp.get("/api/packs/<pack_id>")

@@ -124,6 +124,7 @@ def test_a_zip_with_json_and_two_images_imports_and_the_tv_gets_the_images(harne
     assert [e.question.time for e in entries] == [20, None, None]
     url = entries[0].image_url
     assert url == f"/packs/{pack_id}/media/flag.png?room={code}" and entries[2].image_url is None
+    harness.service.host_event(harness.service.room(code), "packs", {"packs": []})  # the upload chose it: untick it
     assert client.get(url).status_code == 404
     harness.service.host_event(harness.service.room(code), "packs", {"packs": [pack_id]})
     served = client.get(url)

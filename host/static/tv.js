@@ -292,7 +292,8 @@
     let box = document.getElementById("claims");
     const claims = isHost ? state.claims || [] : [];
     if (!claims.length) { if (box) box.remove(); return; }
-    if (!box) { box = h("div", {id: "claims", class: "claims", role: "alertdialog", "data-overlay": ""}); document.body.append(box); }
+    /* a line of the page under the screen, which makes room for it: it never covers a host's button (Start, End) */
+    if (!box) { box = h("div", {id: "claims", class: "claims", role: "alertdialog"}); document.body.append(box); }
     const c = claims[0];
     const key = JSON.stringify([c, claims.length, TR.lang]);
     if (box.dataset.key === key) return;  /* the buttons stay under the host's finger while states come and go */
@@ -430,10 +431,9 @@
       answer = {ok: false, problems: [{where: "upload", field: "", message: t("error.timeout")}]};
     }
     packReport = answer;
-    if (answer.ok) {
+    if (answer.ok) {  /* the server has chosen it for the next game (answer.selection; docs/packs.md) */
       packFile.value = "";
       packDraft = {language: null, shared: false};
-      await control("packs", {packs: state.questions.selected.concat([answer.pack.id])});
     }
     forget(regions.packs);
     render(state);
@@ -502,7 +502,7 @@
    * count) beside what the chosen packs have, and for a game with a top-up setting where the rest comes from. */
   function needsLine(game, q) {
     const needs = game.needs;
-    const params = {numeric: q.numeric, choice: q.choice};
+    const params = {numeric: q.numeric, choice: q.choice, n: q.total ?? q.numeric + q.choice};
     for (const [kind, span] of Object.entries(needs)) {
       params[kind + "_min"] = Array.isArray(span) ? span[0] : span;
       params[kind + "_max"] = Array.isArray(span) ? span[1] : span;
@@ -539,7 +539,7 @@
       h("label", null, h("input", {type: "checkbox", checked: selected.has(p.id), disabled: !isHost,
         onchange: (e) => toggle(p.id, e.target.checked)}),
       h("bdi", {class: "pack-name"}, p.name), h("span", {class: "pack-lang"}, t("language." + p.language)),
-      h("span", {class: "pack-count"}, t("tv.pack_counts", {numeric: p.numeric, choice: p.choice})),
+      h("span", {class: "pack-count"}, t("tv.pack_total", {n: p.total ?? p.numeric + p.choice})),
       h("span", {class: "pack-owner muted"}, t("pack.badge." + whose(p)))),
       isHost ? h("button", {class: "small", onclick: () => previewPack(p.id)}, t("tv.pack_preview")) : null,
       isHost && p.mine ? h("button", {class: "small pack-share", "aria-pressed": p.shared ? "true" : "false",
@@ -567,7 +567,9 @@
           x.options.length ? h("span", {class: "muted"}, " (" + x.options.join(" · ") + ")") : null))),
         h("button", {class: "small", onclick: () => { packReport = null; forget(regions.packs); render(state); }}, t("phone.cancel")));
     } else if (packReport && packReport.ok) {
+      const chosen = {replaced: "tv.upload_replaced", added: "tv.upload_added"}[packReport.selection];
       report = h("div", {class: "pack-report ok", id: "pack-report"}, t("tv.pack_imported", {name: TR.iso(packReport.pack.name)}),
+        chosen ? h("p", {id: "pack-chosen"}, t(chosen, {name: TR.iso(packReport.pack.name)})) : null,
         packReport.warnings.length ? h("ul", null, packReport.warnings.map((w) => h("li", {class: "warning"}, problemText(w)))) : null);
     } else if (packReport && packReport.problems) {
       report = h("div", {class: "pack-report bad", id: "pack-report"}, h("p", null, t("tv.pack_rejected")),
@@ -586,23 +588,61 @@
     const lang = TR.lang;
     update(regions.join, [state.code, state.locked, lang], () => joinPanel(false));
     update(regions.players, [state.players, isHost && state.spectators.slice(0, 12), state.spectator_count, isHost, lang,
-      state.selected_game, state.lineup, swapIn, state.seat_grace_s], playerList);
+      state.selected_game, state.lineup, swapIn, state.seat_grace_s, state.name_filter], playerList);
     update(regions.games, [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
     update(regions.settings, [game && game.id, game && game.values, isHost, lang, state.timer_scale],
       () => game ? [howToPlay(game), settingsPanel(game)] : null);
     const short = game && game.needs && state.questions ? packsLacking(game, state.questions) : null;
     update(regions.packs, [game && game.id, game && game.needs, game && game.values && game.values.top_up,
-      state.questions, isHost, lang, packReport, state.language],
+      state.questions && Object.assign({}, state.questions, {plan: null}), isHost, lang, packReport, state.language],
       () => game && game.needs && Object.keys(game.needs).length && state.questions ? packsPanel(game) : null);
-    update(regions.start, [game && game.id, game && game.playable, isHost, lang, short], () => {
+    update(regions.start, [game && game.id, game && game.playable, isHost, lang, short, nextGameKey(game)], () => {
       let hint = null;
       if (!game) hint = t("tv.pick_game_hint");
       else if (!game.playable) hint = t("tv.not_ready", {game: t(game.name_key)});
       else if (short) hint = Array.isArray(game.needs[short]) ? t("game." + game.id + ".no_" + short) : t("tv.packs_short");
       return [isHost ? h("button", {id: "start", class: "big primary", disabled: !(game && game.playable),
-        onclick: () => control("start")}, t("tv.start")) : null, hint ? h("p", {class: "hint"}, hint) : null];
+        onclick: () => control("start")}, t("tv.start")) : null, hint ? h("p", {class: "hint"}, hint) : null,
+      hint ? null : nextGame(game)];
     });
+  }
+
+  /* Before Start, what the next game will be (host/plan.py, state.questions.plan): the chosen packs, how many
+   * questions it asks (its count setting against what the packs hold, at most 200 for the Quiz; a range for a game
+   * that asks as it goes) and, where the server has an honest estimate (the Quiz), about how long it takes at most. */
+  function nextGameKey(game) {
+    const q = state.questions;
+    return game && q && q.plan ? [q.plan, q.selected, q.packs.filter((p) => q.selected.includes(p.id)).map((p) => p.name)] : null;
+  }
+
+  function nextGame(game) {
+    const q = state.questions;
+    const plan = q && q.plan;
+    if (!game || !plan || plan.game !== game.id) return null;
+    const names = q.selected.map((id) => q.packs.find((p) => p.id === id)).filter(Boolean)
+      .map((p) => t("tv.next_pack_name", {name: TR.iso(p.name)}));
+    const shown = names.length > 3 ? names.slice(0, 2).concat([t("tv.next_more_packs", {n: names.length - 2})]) : names;
+    const packs = names.length ? t("tv.next_packs", {packs: TR.list(shown)}) : t("tv.next_no_packs");
+    let count;
+    if (plan.range) count = t("tv.next_asks_range", {min: plan.range[0], max: plan.range[1]});
+    else if (plan.why === "empty") count = t("tv.next_asks_none");
+    else count = t("tv.next_asks_" + plan.why, {n: plan.asks, total: plan.total, count: game.values.count});
+    const time = plan.seconds ? t(plan.paced ? "tv.next_time_paced" : "tv.next_time", {duration: duration(plan.seconds)}) : null;
+    return h("div", {class: "next-game" + (plan.why === "empty" ? " short" : ""), id: "next-game", "data-read-from-sofa": ""},
+      h("p", {id: "next-packs"}, packs),
+      h("p", null, h("span", {id: "next-count"}, count), time ? h("span", {id: "next-time"}, time) : null));
+  }
+
+  /* A length of time in the page's language: whole minutes (hours and minutes from an hour on), seconds under a
+   * minute; Intl.DurationFormat where the browser has it, else Intl.NumberFormat's units. */
+  function duration(seconds) {
+    const minutes = Math.round(seconds / 60);
+    const parts = seconds < 60 ? {seconds: Math.max(1, Math.round(seconds))}
+      : minutes >= 60 ? {hours: Math.floor(minutes / 60), minutes: minutes % 60} : {minutes};
+    if (typeof Intl.DurationFormat === "function") return new Intl.DurationFormat(TR.lang, {style: "long"}).format(parts);
+    const units = {hours: "hour", minutes: "minute", seconds: "second"};
+    return Object.entries(parts).filter(([, n]) => n).map(([k, n]) => num(n, {style: "unit", unit: units[k], unitDisplay: "long"})).join(" ");
   }
 
   function howButton() {
