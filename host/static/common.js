@@ -251,20 +251,32 @@ const TR = (() => {
         if (err || !answer || !answer.ok) return;
         const received = performance.now();
         if (!answer.running || answer.game_ms === null) { samples = []; return; }
-        samples = samples.concat([{rtt: received - sent, offset: answer.game_ms - (sent + received) / 2}]).slice(-8);
+        samples = samples.concat([{rtt: received - sent, offset: answer.game_ms - (sent + received) / 2, at: received}]).slice(-8);
       });
     }
     return {
       start(s) { socket = s; samples = []; clearInterval(timer); ping(); setTimeout(ping, 300); timer = setInterval(ping, 2000); },
       reset() { samples = []; ping(); },
+      dropBefore(t) { samples = samples.filter((x) => x.at >= t); },  /* readings taken before t found stale */
       offset() { return samples.length ? samples.reduce((a, b) => (a.rtt <= b.rtt ? a : b)).offset : null; },
       gameNow() { const o = this.offset(); return o === null ? null : performance.now() + o; },
     };
   })();
 
-  /* The local performance.now() at which a game time arrives: from the synced clock, else from the state. */
+  /* The local performance.now() at which a game time arrives: from the synced clock, else from the state.
+   * A state is a reading of the room's clock too: when it arrived, the clock had passed game.now_ms and, running
+   * since, had gone on at most by the state's way here. Pings taken before the room's clock stood still (between two
+   * games, in a pause: a phone that pinged nobody meanwhile, or slept) put it further ahead than that: the readings
+   * taken before the state came are dropped (the next ping, within two seconds, takes new ones; one taken after the
+   * state is believed, even against a state that was long on its way) (issue [17], finding 3: a later game's first
+   * question unlocked about a second early on the phones, and a tap at once was refused). */
+  const STALE_MS = 200;
   function localTime(gameMs, game, receivedAt) {
-    const offset = clock.offset();
+    let offset = clock.offset();
+    if (offset !== null && game && typeof game.now_ms === "number" && receivedAt + offset > game.now_ms + STALE_MS) {
+      clock.dropBefore(receivedAt);
+      offset = clock.offset();
+    }
     return offset !== null ? gameMs - offset : receivedAt + (gameMs - game.now_ms);
   }
 

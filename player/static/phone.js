@@ -226,9 +226,13 @@
 
   /* What the phone's screen depends on; other phones connecting or the game clock moving change nothing. */
   function renderKey(next) {
-    const game = next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
+    /* a game may say what its phone screens show (the Quiz: not who else answered, so that a text being typed or a
+     * slider being dragged is not redrawn away under the thumb) */
+    const renderer = next.game && TR.games[next.game.id];
+    const own = renderer && renderer.screenKey ? renderer.screenKey(next) : null;
+    const game = own ? own : next.game ? Object.assign({}, next.game, {now_ms: 0}) : null;
     const me = Object.assign({}, next.me, {language: TR.lang});  /* drawn in the phone's language, not the server's */
-    return JSON.stringify([next.phase, next.paused, game, me, next.audience || null, next.selected_game, next.players.length,
+    return JSON.stringify([next.phase, next.paused, game, me, own ? null : next.audience || null, next.selected_game, next.players.length,
       next.games.map((g) => g.name_key), next.players.map((p) => [p.name, p.team]), next.lineup || null, next.house_requests || null, houseNote && houseNote()]);
   }
 

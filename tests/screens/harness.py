@@ -173,7 +173,7 @@ class StressRoom:
 
     def phone(self, label: str, name: str, role: str = "player") -> Page:
         """A phone page that joins through the real join form; its screen is judged at every check."""
-        page = self._page(*self.phone_sizes[1], mobile=True)
+        page = self._page(*self.phone_sizes[-1], mobile=True)
         page.goto(f"{self.server.url}/join/{self.code}")
         page.fill("#name", name)
         page.click("#join-player" if role == "player" else "#join-watch")
@@ -269,7 +269,7 @@ class StressRoom:
             for label, page in pages.items():
                 for size in self.phone_sizes:
                     self._judge(page, label, "phone", lang, size, stage)
-                page.set_viewport_size({"width": self.phone_sizes[1][0], "height": self.phone_sizes[1][1]})
+                page.set_viewport_size({"width": self.phone_sizes[-1][0], "height": self.phone_sizes[-1][1]})
 
     def check_page(self, stage: str, label: str, page: Page, prepare: Callable[[str], None], kind: str = "phone") -> None:
         """Judge a page that is not one of the room's (the landing page, a join form…): ``prepare(lang)`` shows it in
@@ -283,7 +283,7 @@ class StressRoom:
 
     def blank_phone(self) -> Page:
         """A phone page of its own that has not joined (for the landing page and the join form)."""
-        return self._page(*self.phone_sizes[1], mobile=True)
+        return self._page(*self.phone_sizes[-1], mobile=True)
 
     def report(self) -> str:
         """Every problem, grouped by what and where, with the stages, pages, sizes and languages it was seen in."""
