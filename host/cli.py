@@ -9,6 +9,8 @@ import signal
 import socket
 import sys
 import warnings
+from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -335,6 +337,18 @@ def report_command(args: argparse.Namespace) -> int:
     return 0
 
 
+KIND_WORDS = (("choice", "multiple choice", "multiple choice"), ("numeric", "number", "numbers"),
+              ("multi", "several right", "several right"), ("poll", "poll", "polls"), ("order", "ordering", "orderings"),
+              ("text", "typed answer", "typed answers"))
+
+
+def kinds_line(counts: Mapping[str, int]) -> str:
+    """A pack's questions counted by kind, for the command line: "12 questions: 7 multiple choice, 5 numbers"."""
+    total = sum(counts.values())
+    parts = [f"{counts[kind]} {one if counts[kind] == 1 else many}" for kind, one, many in KIND_WORDS if counts.get(kind)]
+    return f"{total} question{'s' * (total != 1)}: " + ", ".join(parts) if parts else f"{total} questions"
+
+
 def pack_command(args: argparse.Namespace) -> int:
     """pack import / validate / list / export / delete / share."""
     import json
@@ -359,9 +373,7 @@ def pack_command(args: argparse.Namespace) -> int:
             return 1
         for warning in pack.warnings:
             print(f"  - {warning}")
-        numeric = sum(q.type == "numeric" for q in pack.questions)
-        summary = (f"{pack.name!r} ({pack.language}): {numeric} numeric and {len(pack.questions) - numeric} "
-                   f"multiple-choice questions")
+        summary = f"{pack.name!r} ({pack.language}): {kinds_line(Counter(q.type for q in pack.questions))}"
         if args.pack_command == "validate":
             print(f"{args.file}: valid: {summary}")
             return 0
@@ -376,8 +388,8 @@ def pack_command(args: argparse.Namespace) -> int:
         rows = list_packs(store.engine)
         for row in rows:  # whose: every room's (no owner), or a host's, shared with every room or not
             whose = "all rooms" if row["owner"] is None else "shared" if row["shared"] else "one host"
-            print(f"db:{row['id']}  {row['language']}  {row['numeric']:>5} numeric  {row['choice']:>5} choice  "
-                  f"{whose:<9}  {row['name']}")
+            print(f"db:{row['id']}  {row['language']}  {row['total']:>6}  {whose:<9}  {row['name']}  "
+                  f"({kinds_line(row['kinds'])})")
         if not rows:
             print("no packs yet: throneroom pack import FILE")
     elif args.pack_command == "export":

@@ -209,7 +209,11 @@ def test_cli_import_is_all_or_nothing(tmp_path: Path):
     assert list_packs(Store(f"sqlite:///{db}").engine) == []
     assert cli("import", str(EXAMPLES / "example.gift"), "--db", str(db), "--name", "Mine").returncode == 0
     listing = cli("list", "--db", str(db))
-    assert "Mine" in listing.stdout and "1 numeric" in listing.stdout
+    assert "Mine" in listing.stdout and "2 multiple choice, 1 number)" in listing.stdout
+    kinds = cli("import", str(EXAMPLES / "every-kind.json"), "--db", str(db))  # every kind counted, not only two
+    assert kinds.returncode == 0 and "9 questions: 3 multiple choice, 1 number, 1 several right, 1 poll, 1 ordering, " \
+        "2 typed answers" in kinds.stdout
+    assert "2 typed answers" in cli("list", "--db", str(db)).stdout
     pack_id = listing.stdout.split()[0]  # db:<uuid>, as the TV knows it too
     assert pack_id.startswith("db:") and len(pack_id) == 35
     out = tmp_path / "out.json"
