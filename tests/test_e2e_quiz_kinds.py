@@ -461,7 +461,8 @@ def test_teams_final_table_podium_and_phones_agree(browser: Any, server: LiveSer
 def test_a_seat_a_bot_plays_is_marked_on_the_tv(browser: Any, servers: Any) -> None:
     """QUIZ-S15 on the screens (finding 2): with bots on, Bob's phone goes for good during a question; the bot that
     answers for him is said on the TV, "Bob (bot)" in who answered, the reveal, the leaderboard and the final table,
-    with one line that says what "(bot)" means. (Timers at a fifth: the bot takes over after 3 s.)"""
+    with one line that says what "(bot)" means, and on Ana's phone's leaderboard. (Timers at a fifth: the bot takes
+    over after 3 s.)"""
     from tests.screens.harness import Robot
 
     server = servers.start(timer_scale=0.2)
@@ -470,7 +471,8 @@ def test_a_seat_a_bot_plays_is_marked_on_the_tv(browser: Any, servers: Any) -> N
     questions = [{"type": "choice", "prompt": f"Question {i + 1}?", "options": ["Right", "Wrong"], "correct": 0}
                  for i in range(2)]
     pack = upload_pack(server.url, code, token, questions)
-    ana = Robot(server.url, code, "Ana")
+    ana = new_page(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    join(ana, f"{server.url}/join/{code}", "Ana")
     bob = Robot(server.url, code, "Bob")
     host = Host(server.url, code, token)
     try:
@@ -483,7 +485,8 @@ def test_a_seat_a_bot_plays_is_marked_on_the_tv(browser: Any, servers: Any) -> N
         expect(tv.locator("#quiz-answered li[data-slot='2']")).to_contain_text("Bot 1")
         expect(tv.locator("#quiz-answered [data-bot]")).to_have_count(0)  # its name says it already
         expect(tv.locator("#quiz-bot-note")).to_have_count(0)
-        assert ana.act({"choice": 0})["ok"]
+        ana.click("[data-choice='0']:not([disabled])")
+        expect(ana.locator("#sent")).to_be_visible()
         bob.close()  # Bob's phone is gone: a bot answers for him
         expect(tv.locator("#quiz-answered li[data-slot='1'] [data-bot]")).to_have_text("(bot)", timeout=20_000)
         expect(tv.locator("#quiz-results li[data-slot='1'] [data-bot]")).to_have_text("(bot)", timeout=40_000)
@@ -492,12 +495,14 @@ def test_a_seat_a_bot_plays_is_marked_on_the_tv(browser: Any, servers: Any) -> N
         settled_shot(tv, "quiz-bot-tv-reveal")
         host.control("next")
         expect(tv.locator("#quiz-board li[data-slot='1'] [data-bot]")).to_have_text("(bot)")
+        expect(ana.locator("#standings li[data-slot='1'] [data-bot]")).to_have_text("(bot)")  # the phone says it too
+        expect(ana.locator("#standings li[data-slot='0'] [data-bot]")).to_have_count(0)
+        settled_shot(ana, "quiz-bot-phone-board")
         host.control("end")
         expect(tv.locator("#quiz-stats tr[data-slot='1'] [data-bot]")).to_have_text("(bot)")
         expect(tv.locator("#quiz-bot-note")).to_have_count(1)
     finally:
         host.close()
-        ana.close()
 
 
 def test_a_refused_tap_gives_the_controls_back_and_says_so(browser: Any, server: LiveServer) -> None:

@@ -776,7 +776,8 @@ TR.games.quiz = (() => {
     const top = view.ranking.slice(0, 5);
     if (me !== null && me !== undefined && !top.includes(me)) top.push(me);
     return h("ol", {class: "quiz-phone-board", id: "standings"}, top.map((slot) => h("li", {class: slot === me ? "me" : "", "data-slot": slot},
-      h("span", {class: "quiz-place"}, num(view.places[slot])), TR.seatMark(game, slot, 22), h("bdi", {class: "name"}, nameOf(game, slot)),
+      h("span", {class: "quiz-place"}, num(view.places[slot])), TR.seatMark(game, slot, 22),
+      h("span", {class: "quiz-board-name"}, h("bdi", {class: "name"}, nameOf(game, slot)), botTag(game, slot)),
       h("span", {class: "quiz-score"}, num(playerOf(view, slot).score)))));
   }
 
