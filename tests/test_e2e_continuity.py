@@ -234,6 +234,11 @@ def test_an_answer_given_offline_is_sent_when_the_connection_is_back(browser: An
         eye = host_eye(tv, url, code)
         tv.click("#start")
         expect(ana.locator("[data-key='ok']:not([disabled])")).to_be_visible(timeout=60_000)
+        # mid-question: the phone has the open question's state, not only its own countdown's unlock (an answer
+        # tapped before that state arrives carries the preview's step, which the room refuses as stale: a separate
+        # matter, seen once under load in CI and left for its own issue)
+        closes = eye.state()["game"]["view"]["question"]["closes_ms"]
+        expect(ana.locator("#answer-pad .countdown")).to_have_attribute("data-countdown-to", str(closes))
         ana.context.set_offline(True)
         expect(ana.locator("#offline")).to_be_visible()
         ana.click("[data-key='4']")
