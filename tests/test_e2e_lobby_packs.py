@@ -130,3 +130,43 @@ def test_the_is_back_prompt_never_covers_start_or_end_game(browser: Any, server:
         expect(borrowed.locator("#me")).to_contain_text("Bob")
         assert not tv.errors, tv.errors  # type: ignore[attr-defined]
         tv.context.close()
+
+
+def test_the_tvs_preview_names_each_questions_kind_and_worth_without_its_answer(browser: Any, server: LiveServer):
+    """Issue [17]: the new kinds in the pack preview. The host previews the every-kind example on the TV: each
+    question says its kind (and double or no points), its options are listed without the right one marked; in
+    Persian the separator is the language's, not "·" (which reads as a zero there)."""
+    import json
+
+    import requests
+
+    from tests.e2e import new_page as page_of
+
+    tv = page_of(browser, viewport={"width": 1280, "height": 720})
+    tv.goto(server.url + "/tv")
+    tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    code = tv.locator("#room-code").inner_text()
+    token = tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{code}'))")
+    every = Path(__file__).resolve().parent.parent / "questions" / "examples" / "every-kind.json"
+    answer = requests.post(server.url + "/api/packs", headers={"X-Room-Code": code, "X-Host-Token": token},
+                           files={"file": ("every-kind.json", every.read_bytes())}, timeout=60)
+    assert answer.status_code == 201, answer.text
+    pack = answer.json()["pack"]["id"]
+    kinds = [q["type"] for q in json.loads(every.read_text(encoding="utf-8"))["questions"]]
+    tv.click("[data-game='quiz']")
+    tv.click(f"[data-pack='{pack}'] button.small >> nth=0")  # Preview
+    items = tv.locator("#pack-preview li")
+    expect(items).to_have_count(len(kinds))
+    assert [items.nth(i).get_attribute("data-kind") for i in range(len(kinds))] == \
+        ["choice" if k in ("truefalse", "true_false") else k for k in kinds]
+    expect(tv.locator("#pack-preview li[data-kind='multi'] .pack-kind")).to_have_text("Several right options")
+    expect(tv.locator("#pack-preview .pack-worth")).to_have_count(2)  # the double and the no points questions
+    expect(tv.locator("#pack-preview")).not_to_contain_text("Paris")  # a typed answer's accepted answers stay hidden
+    tv.locator("#pack-preview").scroll_into_view_if_needed()
+    shot(tv, "lobby-preview-every-kind-en")
+    tv.select_option("#room-language", "fa")
+    expect(tv.locator("#pack-preview li[data-kind='multi'] .pack-kind")).to_have_text("چند گزینهٔ درست")
+    assert "·" not in tv.locator("#pack-preview").inner_text()
+    assert tv.evaluate("getComputedStyle(document.querySelector('#pack-preview ol')).listStyleType") == "persian"
+    tv.locator("#pack-preview").scroll_into_view_if_needed()
+    shot(tv, "lobby-preview-every-kind-fa")

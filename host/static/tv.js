@@ -562,9 +562,15 @@
     if (packReport && packReport.busy) report = h("p", {class: "muted"}, t("common.loading"));
     else if (packReport && packReport.preview) {
       const pv = packReport.preview;
-      report = h("div", {class: "pack-preview", id: "pack-preview"}, h("h3", null, h("bdi", null, pv.name), " · ", num(pv.count)),
-        h("ol", null, pv.questions.map((x) => h("li", {dir: "auto"}, x.prompt,
-          x.options.length ? h("span", {class: "muted"}, " (" + x.options.join(" · ") + ")") : null))),
+      /* each question with its kind and its worth (double or no points), never its answer; the separator is the
+       * language's ("·" reads as a zero in Persian) */
+      const sep = t("quiz.sep");
+      const worth = (x) => x.points === 2 ? t("quiz.double_points") : x.points === 0 ? t("quiz.no_points") : null;
+      report = h("div", {class: "pack-preview", id: "pack-preview"}, h("h3", null, h("bdi", null, pv.name), sep, num(pv.count)),
+        h("ol", null, pv.questions.map((x) => h("li", {"data-kind": x.type},
+          h("span", {class: "pack-kind"}, TR.has("report.kind." + x.type) ? t("report.kind." + x.type) : x.type),
+          worth(x) ? h("span", {class: "pack-worth"}, worth(x)) : null, " ", h("bdi", {dir: "auto"}, x.prompt),
+          x.options.length ? h("span", {class: "muted"}, " (", ...x.options.flatMap((o, i) => i ? [sep, h("bdi", null, o)] : [h("bdi", null, o)]), ")") : null))),
         h("button", {class: "small", onclick: () => { packReport = null; forget(regions.packs); render(state); }}, t("phone.cancel")));
     } else if (packReport && packReport.ok) {
       const chosen = {replaced: "tv.upload_replaced", added: "tv.upload_added"}[packReport.selection];
