@@ -29,6 +29,11 @@ def checked_text(value: Any, where: str) -> Text:
 
 
 DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
+# The Arabic letter forms a Persian text may hold (an Arabic keyboard layout, a text pasted from elsewhere), as the
+# Persian letters: what a typed answer is matched by (QUIZ-S8, engine/quiz/text.py) and the nickname filter reads
+# (host/nicknames.py). Applied after diacritics are removed (ئ is ي with a hamza, ۀ is ه with one).
+PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9", "\u0629": "\u0647",
+                                 "\u06c0": "\u0647", "\u06be": "\u0647", "\u0671": "\u0627"})
 SEPARATORS = ",.'’٬ \u00a0\u202f\u066c"
 # Only 0-9 after the Persian and Arabic-Indic digits are translated: \d would take the digits of every script.
 GROUPED = re.compile(r"[0-9]{1,3}(?:[" + re.escape(SEPARATORS) + r"][0-9]{3})+")

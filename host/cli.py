@@ -9,7 +9,6 @@ import signal
 import socket
 import sys
 import warnings
-from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -373,7 +372,7 @@ def pack_command(args: argparse.Namespace) -> int:
             return 1
         for warning in pack.warnings:
             print(f"  - {warning}")
-        summary = f"{pack.name!r} ({pack.language}): {kinds_line(Counter(q.type for q in pack.questions))}"
+        summary = f"{pack.name!r} ({pack.language}): {kinds_line(pack.kinds())}"
         if args.pack_command == "validate":
             print(f"{args.file}: valid: {summary}")
             return 0

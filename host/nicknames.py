@@ -31,6 +31,7 @@ from pathlib import Path
 
 from confusable_homoglyphs import categories, confusables
 
+from engine.questions import PERSIAN_LETTERS
 from host.names import strip_invisible
 
 WORDLISTS = Path(__file__).resolve().parent / "wordlists"
@@ -38,7 +39,6 @@ LIBRARY_LANGUAGES = ("english", "persian")  # glin-profanity's dictionaries for 
 OWN_LISTS = ("en.txt", "fa.txt", "ro.txt")
 JOINERS = "\u200c\u200d"
 TATWEEL = "\u0640"
-ARABIC_FORMS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "ة": "ه", "ۀ": "ه", "ھ": "ه", "ٱ": "ا"})
 LEET_MAP = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
 LEET = str.maketrans(LEET_MAP)
 LEET_I = str.maketrans({**LEET_MAP, "1": "i"})
@@ -75,7 +75,7 @@ def _base(text: str) -> str:
     text = strip_invisible(unicodedata.normalize("NFKC", text)).replace(TATWEEL, "")
     text = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text).casefold()
     text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.category(c).startswith("M"))
-    return unicodedata.normalize("NFC", text).translate(ARABIC_FORMS).translate(look_alikes())
+    return unicodedata.normalize("NFC", text).translate(PERSIAN_LETTERS).translate(look_alikes())
 
 
 def _leet(text: str, table: dict[int, str]) -> str:

@@ -96,8 +96,9 @@ def safe_text(text: str) -> str:
 
 def rank(result: dict[str, Any], results: list[dict[str, Any]]) -> int:
     """An answer's place among the question's answers: by points (the streak bonus included), then by time; answers
-    with the same points and time share it (1 = best). Counted here from the report's points and times, whatever
-    order the reveal ranked them in (its ``rank`` of a number question is its closeness)."""
+    with the same points and time share it (1 = best). Counted here from the report's points and times: the reveal's
+    own ``rank`` leaves the streak bonus and the question's multiplier out (the answer's own worth), the report
+    ranks what each player took home from the question."""
     def key(r: dict[str, Any]) -> tuple[int, int]:
         return (-(number(r.get("points")) or 0), number(r.get("ms")) or 0)
 

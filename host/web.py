@@ -275,10 +275,12 @@ def upload_pack() -> Any:
     pack_id = f"db:{key}"
     selection = service.pack_uploaded(room, pack_id)  # the next game's pack, chosen here, not by the page ([17])
     service.notify_lobbies()
-    numeric = sum(q.type == "numeric" for q in pack.questions)
+    kinds = pack.kinds()  # as the lobby's list of packs counts them (Library.packs)
     return jsonify({"ok": True, "room": room.code, "pack": {"id": pack_id, "name": pack.name, "language": pack.language,
-                                                            "numeric": numeric, "choice": len(pack.questions) - numeric,
-                                                            "mine": True, "shared": shared},
+                                                            "numeric": kinds.get("numeric", 0),
+                                                            "choice": kinds.get("choice", 0), "kinds": kinds,
+                                                            "total": len(pack.questions), "mine": True,
+                                                            "shared": shared},
                     "selection": selection, "warnings": [w.to_json() for w in pack.warnings]}), 201
 
 

@@ -178,9 +178,7 @@ class Library:
         one; a built-in pack is not "shared")."""
         result = []
         for pack_id, pack in builtin_packs().items():
-            kinds: dict[str, int] = {}
-            for q in pack.questions:
-                kinds[q.type] = kinds.get(q.type, 0) + 1
+            kinds = pack.kinds()
             result.append({"id": pack_id, "name": pack.name, "language": pack.language,
                            "numeric": kinds.get("numeric", 0), "choice": kinds.get("choice", 0), "kinds": kinds,
                            "total": len(pack.questions), "builtin": True, "mine": False, "shared": False})

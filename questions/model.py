@@ -222,6 +222,14 @@ class Pack:
     description: str = ""
     warnings: list[Problem] = field(default_factory=list)
 
+    def kinds(self) -> dict[str, int]:
+        """How many questions of each kind it holds ({kind: count}, kinds it has none of left out): what the store
+        keeps with it, the lobby lists and the command line prints."""
+        counts: dict[str, int] = {}
+        for question in self.questions:
+            counts[question.type] = counts.get(question.type, 0) + 1
+        return counts
+
     def to_json(self) -> dict[str, Any]:
         """The pack in Throneroom's own format (``throneroom-pack/1``), which imports back to the same pack."""
         return {"format": "throneroom-pack/1", "name": self.name, "language": self.language, "author": self.author,

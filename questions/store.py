@@ -131,9 +131,7 @@ def save_pack(engine: Engine, pack: Pack, pause: Callable[[], Any] = lambda: Non
     columns = ("pack_id", "position", "type", "prompt", "answer", "unit", "options", "correct", "category",
                "difficulty", "source", "time_limit", "image", "extra")
     with Session(engine) as session:
-        kinds: dict[str, int] = {}
-        for q in pack.questions:
-            kinds[q.type] = kinds.get(q.type, 0) + 1
+        kinds = pack.kinds()
         record = PackRecord(name=pack.name, language=pack.language, author=pack.author, licence=pack.licence,
                             description=pack.description, created_ms=time.time_ns() // 1_000_000,
                             uuid=uuid.uuid4().hex, ready=False, owner_hash=owner, shared=shared,

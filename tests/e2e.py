@@ -93,6 +93,24 @@ def join(page: Any, url: str, name: str, button: str = "#join-player") -> None:
     expect(page.locator("#waiting")).to_be_visible()
 
 
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+
+
+def quiz_phones(browser: Any, url: str, code: str) -> dict[str, Any]:
+    """The quiz tests' three players, seated through the join form: Ana and Bob on phones in English, and Zahra on
+    a 360x640 phone switched to Persian (right to left)."""
+    phones = {}
+    for name in ("Ana", "Bob"):
+        phones[name] = new_page(browser, **PHONE)
+        join(phones[name], f"{url}/join/{code}", name)
+    zahra = new_page(browser, **SMALL_PHONE)
+    join(zahra, f"{url}/join/{code}", "Zahra")
+    zahra.select_option("#phone-language", "fa")
+    zahra.wait_for_function("document.documentElement.dir === 'rtl'")
+    phones["Zahra"] = zahra
+    return phones
+
+
 def start_with_phones(browser: Any, url: str, game: str, names: tuple[str, ...] = ("Ana", "Bob")) -> tuple[Any, list]:
     """A TV and one phone per name; the host picks the game, switches bots off and starts: (tv, phones)."""
     tv, code = open_tv(browser, url)

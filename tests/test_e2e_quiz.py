@@ -19,7 +19,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, join, new_page, open_tv, shot
+from tests.e2e import open_tv, quiz_phones, shot
 from tests.screens.harness import CHECKER
 
 QUESTIONS = [
@@ -90,15 +90,8 @@ def test_a_whole_quiz_from_an_uploaded_pack(browser: Any, server: LiveServer) ->
     assert upload.status_code == 201, upload.text
     pack_id = upload.json()["pack"]["id"]
 
-    phones: dict[str, Page] = {}
-    for name in ("Ana", "Bob"):
-        phones[name] = new_page(browser, **PHONE)
-        join(phones[name], f"{server.url}/join/{code}", name)
-    zahra = new_page(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
-    join(zahra, f"{server.url}/join/{code}", "Zahra")
-    zahra.select_option("#phone-language", "fa")
-    zahra.wait_for_function("document.documentElement.dir === 'rtl'")
-    phones["Zahra"] = zahra
+    phones: dict[str, Page] = quiz_phones(browser, server.url, code)
+    zahra = phones["Zahra"]
 
     host = socketio.Client(reconnection=False)
     host.connect(server.url, namespaces=["/tv"], transports=["websocket"], wait_timeout=10)
@@ -193,7 +186,7 @@ def test_a_whole_quiz_from_an_uploaded_pack(browser: Any, server: LiveServer) ->
     assert final["Ana"] > final["Zahra"] > final["Bob"] == 0, final  # Bob: every option wrong, every number far off
     assert all(final[name] >= scores_seen[name] for name in final), (final, scores_seen)
     shot(tv, "quiz-tv-podium")
-    for name, phone in phones.items():
+    for phone in phones.values():
         expect(phone.locator("#my-stats")).to_be_visible()
     expect(phones["Ana"].locator("#result")).to_have_text("You won!")
     shot(zahra, "quiz-phone-fa-final")

@@ -15,7 +15,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, join, new_page, open_tv, shot, type_join
+from tests.e2e import PHONE, SMALL_PHONE, join, new_page, open_tv, quiz_phones, shot, type_join
 
 
 def upload_pack(url: str, code: str, token: str, questions: list[dict[str, Any]], name: str = "Pack") -> str:
@@ -171,15 +171,8 @@ def test_one_question_of_each_kind_on_a_tv_and_three_phones(browser: Any, server
     tv, code = open_tv(browser, server.url, 1280, 720)
     token = tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{code}'))")
     pack = upload_pack(server.url, code, token, KINDS, "Every kind")
-    phones: dict[str, Page] = {}
-    for name in ("Ana", "Bob"):
-        phones[name] = new_page(browser, **PHONE)
-        join(phones[name], f"{server.url}/join/{code}", name)
-    zahra = new_page(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
-    join(zahra, f"{server.url}/join/{code}", "Zahra")
-    zahra.select_option("#phone-language", "fa")
-    zahra.wait_for_function("document.documentElement.dir === 'rtl'")
-    phones["Zahra"] = zahra
+    phones: dict[str, Page] = quiz_phones(browser, server.url, code)
+    zahra = phones["Zahra"]
     ana, bob = phones["Ana"], phones["Bob"]
     fan = new_page(browser, **PHONE)  # a spectator who plays along with the audience
     join(fan, f"{server.url}/join/{code}", "Fan", button="#join-watch")
@@ -416,7 +409,7 @@ def test_teams_final_table_podium_and_phones_agree(browser: Any, server: LiveSer
     pack = upload_pack(server.url, code, token, questions)
     ana = Robot(server.url, code, "Ana")
     bob = Robot(server.url, code, "Bob")
-    cy = new_page(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    cy = new_page(browser, **SMALL_PHONE)
     join(cy, f"{server.url}/join/{code}", "Cy")
     host = Host(server.url, code, token)
     try:
@@ -471,7 +464,7 @@ def test_a_seat_a_bot_plays_is_marked_on_the_tv(browser: Any, servers: Any) -> N
     questions = [{"type": "choice", "prompt": f"Question {i + 1}?", "options": ["Right", "Wrong"], "correct": 0}
                  for i in range(2)]
     pack = upload_pack(server.url, code, token, questions)
-    ana = new_page(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    ana = new_page(browser, **SMALL_PHONE)
     join(ana, f"{server.url}/join/{code}", "Ana")
     bob = Robot(server.url, code, "Bob")
     host = Host(server.url, code, token)

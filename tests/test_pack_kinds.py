@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from openpyxl import Workbook
 
 from engine.campaign.game import CampaignGame
 from engine.campaign.game import to_content as campaign_content
@@ -27,6 +26,7 @@ from questions.library import Entry, Library, MemoryPack
 from questions.model import Pack, PackError, Question
 from questions.store import list_packs, load_pack, preview_pack, save_pack, stored_pack
 from tests.conftest import ROOT, Harness, control
+from tests.test_packs import kahoot
 
 EXAMPLES = ROOT / "questions" / "examples"
 EVERY_KIND = EXAMPLES / "every-kind.json"
@@ -199,19 +199,6 @@ def test_gift_what_cannot_be_carried_is_refused_naming_the_line():
                      ("line 5", "answer", "gift_range_order"), ("line 7", "answer", "gift_numeric_several"),
                      ("line 9", "correct", "gift_no_correct"), ("line 11", "answer", "answer_not_whole"),
                      ("line 13", "margin", "bad_margin")]
-
-
-def kahoot(rows: list[list]) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    sheet.append(["", "Question - max 120 characters", "Answer 1 - max 75 characters", "Answer 2 - max 75 characters",
-                  "Answer 3 - max 75 characters", "Answer 4 - max 75 characters", "Time limit (sec)",
-                  "Correct answer(s) - choose at least one"])
-    for row in rows:
-        sheet.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
 
 
 def test_a_kahoot_row_with_several_correct_answers_is_a_multi_question():
@@ -391,6 +378,10 @@ def test_the_tvs_preview_shows_each_kind_without_its_answer(harness: Harness):
     upload = client.post("/api/packs", headers=headers,
                          data={"file": (io.BytesIO(EVERY_KIND.read_bytes()), "every-kind.json")})
     assert upload.status_code == 201, upload.get_json()
+    # the upload's answer counts every kind, as the lobby's list does (it counted all but numbers as "choice")
+    counted = upload.get_json()["pack"]
+    assert {k: counted[k] for k in ("numeric", "choice", "total", "kinds")} == {"numeric": 1, "choice": 3, "total": 9,
+        "kinds": {"numeric": 1, "choice": 3, "multi": 1, "poll": 1, "order": 1, "text": 2}}
     preview = client.get(f"/api/packs/{upload.get_json()['pack']['id']}", headers=headers).get_json()
     assert preview["count"] == 9
     questions = preview["questions"]

@@ -23,11 +23,10 @@ from collections.abc import Iterable
 
 from rapidfuzz.distance import Levenshtein
 
+from engine.questions import PERSIAN_LETTERS
+
 MAX_TEXT = 100  # the longest answer a phone may send, after trimming (and the longest accepted answer)
 
-# Arabic letter forms a Persian text may hold, to the Persian letters (after the diacritics went: ئ is ي + hamza)
-LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9", "\u0629": "\u0647",
-                         "\u06c0": "\u0647"})
 GONE = {"\u200c", "\u200d", "\u0640"}  # ZWNJ, ZWJ, tatweel
 QUOTES = {"'", "\u2019", "\u2018", "\u02bc", "`", "\u00b4"}  # an apostrophe joins a word: removed, not a space
 
@@ -51,7 +50,7 @@ def normal_form(text: str) -> str:
             kept.append(" ")
         else:
             kept.append(char)
-    return " ".join("".join(kept).translate(LETTERS).split())
+    return " ".join("".join(kept).translate(PERSIAN_LETTERS).split())
 
 
 def allowance(accepted_form: str) -> int:
