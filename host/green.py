@@ -29,6 +29,14 @@ def green_process(async_mode: str) -> None:
         eventlet.monkey_patch()
 
 
+def waits_cooperatively() -> bool:
+    """Whether this process was made cooperative (``green_process``): PostgreSQL's driver then waits through the green
+    ``select``, and a task waiting on a lock holds up no other."""
+    eventlet = sys.modules.get("eventlet")
+    return eventlet is not None and eventlet.patcher.is_monkey_patched("select") \
+        and os.environ.get("PSYCOPG_WAIT_FUNC") == "wait_select"
+
+
 def worker_command(argv: list[str]) -> str | None:
     """The async mode of a ``throneroom worker`` command line, None for any other command (host/__init__.py runs
     ``green_process`` for it first thing, before anything has created a lock or opened a socket)."""

@@ -23,10 +23,13 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 import questions.store  # the pack tables live in the same database
+from host.green import waits_cooperatively
 from host.lease import Leases, RoomLease
 from host.room import RoomError
 
 BUSY_TIMEOUT_S = 0.2  # how long a SQLite write waits for a lock held elsewhere (SQLite's default is 5 s)
+PG_LOCK_WAIT_S = 2.0  # PostgreSQL in a worker, whose waits are cooperative: how long a write waits for a lock held
+# elsewhere (a clock tick or lease renewal holds the room's lease row; on a loaded machine for tenths of a second)
 POOL_WAIT_S = 2.0  # PostgreSQL: how long a task waits for a free connection of the worker's pool
 STATEMENT_TIMEOUT_S = 5.0  # PostgreSQL: a statement still running after this is cancelled (a stuck database)
 MIGRATE_LOCK_TIMEOUT_S = 30.0  # PostgreSQL: how long a start waits for another worker's migration, or for a lock
@@ -102,20 +105,26 @@ def sqlite_url(path: str) -> str:
 class Store:
     """The database behind the rooms."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, cooperative: bool | None = None):
+        """``cooperative``: whether this process waits on PostgreSQL cooperatively (a worker under eventlet, see
+        host/green.py), so a write may wait ``PG_LOCK_WAIT_S`` for a lock rather than ``BUSY_TIMEOUT_S``; None: ask."""
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
         elif url.startswith("postgresql"):  # several workers share it (docs/scaling.md): a lock held by another
-            # waits BUSY_TIMEOUT_S like SQLite's (then storage_busy), a dropped connection is replaced, not reported
+            # waits PG_LOCK_WAIT_S in a worker, whose waits are cooperative, BUSY_TIMEOUT_S like SQLite's in a process
+            # where a wait blocks everything (then storage_busy); a dropped connection is replaced, not reported
             kwargs["pool_pre_ping"] = True
             # a worker's tasks wait on PostgreSQL cooperatively (docs/scaling.md), so many hold a connection at once:
             # 10 kept and 30 more under load (two workers stay within PostgreSQL's default 100); a task that finds
             # none free within POOL_WAIT_S is refused storage_busy, not left hanging
             kwargs.update(pool_size=10, max_overflow=30, pool_timeout=POOL_WAIT_S)
-            kwargs["connect_args"] = {"options": f"-c lock_timeout={round(BUSY_TIMEOUT_S * 1000)}"
+            if cooperative is None:
+                cooperative = waits_cooperatively()
+            lock_wait_s = PG_LOCK_WAIT_S if cooperative else BUSY_TIMEOUT_S
+            kwargs["connect_args"] = {"options": f"-c lock_timeout={round(lock_wait_s * 1000)}"
                                                  f" -c statement_timeout={round(STATEMENT_TIMEOUT_S * 1000)}"}
         self.url = url
         self.engine = create_engine(url, **kwargs)
