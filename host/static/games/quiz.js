@@ -370,15 +370,19 @@ TR.games.quiz = (() => {
         h("span", {class: "quiz-order-n"}, num(k + 1)), optionMark(ident(game, q, i)), optionShort(q, i, compact))));
   }
 
-  /* A text question's answers as typed, grouped (the engine groups them by their normal form, QUIZ-S8). */
-  function textGroups(reveal) {
-    const groups = reveal.groups || [];
-    if (!groups.length) return null;
+  /* A text question's answers as typed, grouped (the engine groups them by their normal form, QUIZ-S8), most first:
+     at most `most` groups, the rest counted. Beside more than eight results the TV shows six (three rows at most,
+     whatever their order), so the results below keep their room; among groups as large, the right ones first. */
+  function textGroups(reveal, most) {
+    const all = (reveal.groups || []).slice().sort((a, b) => b.count - a.count || Number(b.right) - Number(a.right));
+    if (!all.length) return null;
+    const groups = all.slice(0, most);
+    const others = (reveal.others || 0) + all.slice(most).reduce((sum, g) => sum + g.count, 0);
     return h("ul", {class: "quiz-groups", id: "quiz-groups"}, groups.map((g) => h("li", {class: g.right ? "right" : "wrong", "data-count": g.count},
       h("span", {class: "quiz-group-mark", "aria-label": g.right ? t("quiz.right_answer") : t("quiz.wrong_answer")}, g.right ? "✓" : "✗"),
       h("span", {class: "quiz-group-text", dir: "auto", "data-verbatim": ""}, short(g.text, 22)),
       h("span", {class: "quiz-group-count"}, "×", num(g.count)))),
-    reveal.others ? h("li", {class: "others"}, t("quiz.others", {n: reveal.others})) : null);
+    others ? h("li", {class: "others"}, t("quiz.others", {n: others})) : null);
   }
 
   function revealTv(game, view, state) {
@@ -399,7 +403,7 @@ TR.games.quiz = (() => {
     const compact = (q.options || []).length > 4 || view.players.length > 8;
     if (kind === "choice" || kind === "multi" || kind === "poll") parts.push(revealTiles(game, q, reveal, compact));
     else if (kind === "order") parts.push(rightOrder(game, q, reveal, compact));
-    else if (kind === "text") parts.push(textGroups(reveal));
+    else if (kind === "text") parts.push(textGroups(reveal, view.players.length > 8 ? 6 : 12));
     parts.push(resultsGrid(game, view), botNote(game));
     return h("section", {class: "quiz-tv quiz-reveal" + enter("r", q.id + ":" + view.index), id: "question", "data-kind": kind}, parts);
   }
