@@ -105,6 +105,14 @@ def game_errors() -> Iterator[None]:
         raise RoomError(error.code, error.message, error.field) from error
 
 
+def flag(data: dict[str, Any], field: str) -> bool:
+    """A true-or-false field of an event; RoomError ``invalid`` naming the field if it is anything else."""
+    value = data.get(field)
+    if not isinstance(value, bool):
+        raise RoomError("invalid", f"{field} must be true or false", field)
+    return value
+
+
 def hash_token(token: str) -> str:
     """The stored form of a seat or host token (tokens have 192 random bits, so SHA-256 suffices)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -580,9 +588,7 @@ class Room:
         """A person says whether they play the next game: a player may watch it ("I'll watch this one"); a spectator
         asks to play (becomes a player, if the room has room). The running game, if any, is not changed."""
         seat = self._seat(data)
-        out = data.get("out")
-        if not isinstance(out, bool):
-            raise RoomError("invalid", "out must be true or false", "out")
+        out = flag(data, "out")
         if not out and seat.role == "spectator" and len(self.players()) >= MAX_PLAYERS:
             raise RoomError("room_full", f"the room has {MAX_PLAYERS} players; join as a spectator")
 
@@ -598,9 +604,7 @@ class Room:
         """The host's swap: ``seat`` plays the next game (``play`` true) in place of ``instead`` (who watches it and
         takes their place in the order), or watches it (``play`` false)."""
         seat = self._seat(data)
-        play = data.get("play")
-        if not isinstance(play, bool):
-            raise RoomError("invalid", "play must be true or false", "play")
+        play = flag(data, "play")
         other = None
         if data.get("instead") is not None:
             other = self._seat({"seat": data.get("instead")})
@@ -652,9 +656,7 @@ class Room:
     def _plan_name_filter(self, data: dict[str, Any]) -> Effect:
         """The host turns the nickname filter on or off (docs/security.md, "Nicknames"); names already in the room
         stay as they are."""
-        on = data.get("on")
-        if not isinstance(on, bool):
-            raise RoomError("invalid", "on must be true or false", "on")
+        on = flag(data, "on")
 
         def effect() -> None:
             self.name_filter = on
@@ -662,9 +664,7 @@ class Room:
         return effect
 
     def _plan_lock(self, data: dict[str, Any]) -> Effect:
-        locked = data.get("locked")
-        if not isinstance(locked, bool):
-            raise RoomError("invalid", "locked must be true or false", "locked")
+        locked = flag(data, "locked")
 
         def effect() -> None:
             self.locked = locked
