@@ -22,6 +22,7 @@ from host.store import Store
 from questions.formats import read_pack
 from questions.library import Library
 from questions.store import PackRecord, list_packs, save_pack
+from tests.cluster import wait_for
 from tests.conftest import ROOT, Harness, Servers, control, every_entry, last_state
 from tests.test_audience import campaign_room, correct_of, open_question, send
 
@@ -274,13 +275,17 @@ def test_the_host_tv_warns_while_a_lock_keeps_answers_unsaved(browser: Any, tmp_
                 viewer.click(f"[data-key='{digit}']")
             enabled_ok.click()
             expect(viewer.locator("#sent")).to_be_visible()  # shown at the tap; the server's answer follows
-            watcher = socketio.Client(reconnection=False)  # the room as any screen sees it: the answer was taken
-            watcher.connect(live.url, namespaces=["/tv"], transports=["websocket"])
-            try:
-                audience = watcher.call("watch", {"code": code}, namespace="/tv", timeout=10)["state"]["audience"]
-            finally:
-                watcher.disconnect()
-            assert audience and audience["answered"] == 1, audience
+
+            def audience() -> dict[str, Any]:  # the room as any screen sees it
+                watcher = socketio.Client(reconnection=False)
+                watcher.connect(live.url, namespaces=["/tv"], transports=["websocket"])
+                try:
+                    return watcher.call("watch", {"code": code}, namespace="/tv", timeout=10)["state"]["audience"]
+                finally:
+                    watcher.disconnect()
+
+            # the answer was taken (the tap's "sent" comes before the server has it: ask until it does)
+            wait_for(lambda: (audience() or {}).get("answered") == 1, "the server to take the spectator's answer", 15)
             warning = tv.locator("#storage-warning")
             expect(warning).to_be_visible(timeout=30_000)  # after ~5 s unsaved
             expect(warning).to_contain_text("not saved yet")
