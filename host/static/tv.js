@@ -681,6 +681,7 @@
       h("div", {class: "side"}, region("join", "join-region"), region("players")),
       region("stage", "stage"), region("controls", "control-bar-region")));
     regions.stage.setAttribute("data-read-from-sofa", "");
+    regions.stage.setAttribute("data-main-panel", "");  /* the 10-foot rule: what the stage shows fills it */
     const lang = TR.lang;
     update(regions.join, [state.code, state.locked, lang], () => joinPanel(true));
     update(regions.players, [state.players, state.spectator_count, isHost, lang], playerBadges);
@@ -709,6 +710,7 @@
         return h("li", {"data-must-see": "", "data-place": place}, h("span", {class: "place"}, num(place)), badge(slot.colour, slot.shape, 48),
           h("bdi", {class: "name"}, TR.seatName(game, index)));
       }) : [];
+      list.forEach((li) => li.setAttribute("data-role", "row"));
       return [h("header", {class: "finished-head"}, h("h1", null, game.aborted ? t("tv.game_ended") : t("tv.results")),
         isHost && game.id === "quiz" ? reportControl() : null,
         isHost ? h("button", {id: "lobby", class: "big primary", onclick: () => control("lobby")}, t("tv.back_to_lobby")) : null),

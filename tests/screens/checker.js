@@ -22,6 +22,11 @@
  *  - raw-key         a catalog key shown as text; missing-translation: a key the page's language lacks;
  *  - small-text      on the TV, text that players read (the stage, the join card, the players) below the minimum
  *                    size for three metres (opts.minPx, scaled with the viewport by the harness);
+ *  - small-role      on the TV, an element marked data-role (question, option, row, score, log, map-label) whose
+ *                    largest text is below its role's size for the sofa (opts.roleMin, px at this viewport; issue
+ *                    [18]); SVG text (map labels) is measured as drawn, through its screen transform;
+ *  - empty-stage     on the TV, the stage's main panel (data-main-panel) shows something but the box around all it
+ *                    shows covers less than opts.fill of the panel (issue [18]: no more than a third left empty);
  *  - js-error        collected by the harness, not here.
  */
 (opts) => {
@@ -198,6 +203,57 @@
       if (w <= 3 || hgt <= 3) continue;
       if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
       report("overlap", a.el, "under " + describe(b.el) + " «" + (ownText(b.el) || b.el.innerText || "").slice(0, 30) + "»");
+    }
+  }
+
+  /* The 10-foot rule (issue [18]): each role's text at the size read from the sofa, and a stage that fills its panel. */
+  const roleMin = opts.roleMin || null;
+  if (roleMin) {
+    for (const el of document.querySelectorAll("[data-role]")) {
+      const min = roleMin[el.dataset.role];
+      if (!min) { report("small-role", el, `unknown role ${el.dataset.role}`); continue; }
+      if (!el.getClientRects().length || !visible(el, styleOf(el)) || el.closest("[aria-hidden=true]")) continue;
+      let largest = 0;
+      for (const part of [el, ...el.querySelectorAll("*")]) {
+        const ps = styleOf(part);
+        if (!visible(part, ps) || !(ownText(part) || (part === el && el.textContent.trim()))) continue;
+        let size = parseFloat(ps.fontSize);
+        if (part instanceof SVGGraphicsElement && part.getScreenCTM()) {
+          const m = part.getScreenCTM();
+          size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+        }
+        largest = Math.max(largest, size);
+      }
+      if (largest && largest < min - 0.5) report("small-role", el, `${el.dataset.role} ${largest.toFixed(1)} px < ${min.toFixed(1)} px`);
+    }
+  }
+  if (opts.fill) {
+    for (const panel of document.querySelectorAll("[data-main-panel]")) {
+      const ps = styleOf(panel);
+      if (!visible(panel, ps)) continue;
+      const outer = panel.getBoundingClientRect();
+      const box = {left: outer.left + parseFloat(ps.paddingLeft), right: outer.right - parseFloat(ps.paddingRight),
+        top: outer.top + parseFloat(ps.paddingTop), bottom: outer.bottom - parseFloat(ps.paddingBottom)};
+      const area = Math.max(1, (box.right - box.left) * (box.bottom - box.top));
+      let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
+      for (const el of panel.querySelectorAll("*")) {
+        if (el.closest("[data-overlay]")) continue;
+        const style = styleOf(el);
+        if (style.position === "fixed" || !visible(el, style) || (el.closest("svg") && el.tagName.toLowerCase() !== "svg")) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) continue;
+        const tag = el.tagName.toLowerCase();
+        const shows = ownText(el) || isControl(el) || ["img", "svg", "canvas", "video"].includes(tag)
+          || (drawnBox(style) && r.width * r.height < 0.9 * area);
+        if (!shows) continue;
+        left = Math.min(left, Math.max(r.left, box.left)); right = Math.max(right, Math.min(r.right, box.right));
+        top = Math.min(top, Math.max(r.top, box.top)); bottom = Math.max(bottom, Math.min(r.bottom, box.bottom));
+      }
+      if (left === Infinity) continue;  /* nothing to show */
+      const share = Math.max(0, right - left) * Math.max(0, bottom - top) / area;
+      if (share < opts.fill - 0.005) {
+        report("empty-stage", panel, `content covers ${Math.round(100 * share)} % of the panel (< ${Math.round(100 * opts.fill)} %)`);
+      }
     }
   }
 

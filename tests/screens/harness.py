@@ -39,6 +39,10 @@ LANGUAGES = ("en", "fa", "ro")
 TV_SIZES = ((1920, 1080), (1280, 720))
 PHONE_SIZES = ((360, 640), (430, 932))  # the smallest and the largest common phone: what fits both fits between
 MIN_TV_PX_AT_1080 = 24  # text players read on the TV, at 1080p; scaled with the viewport's height
+# The 10-foot rule of issue [18]: what each marked role (data-role) reads at on a 1280x720 projector, scaled with the
+# viewport's height (x1.5 at 1080p), and the share of the stage's main panel (data-main-panel) its content must cover.
+ROLE_MIN_PX_AT_720 = {"question": 40, "option": 28, "row": 28, "score": 32, "log": 22, "map-label": 20}
+MAIN_PANEL_FILL = 2 / 3
 
 # Twelve people with names of twenty characters: wide Latin letters, Persian, Romanian with diacritics.
 STRESS_NAMES = (
@@ -234,8 +238,11 @@ class StressRoom:
 
     def _judge(self, page: Page, label: str, kind: str, lang: str, size: tuple[int, int], stage: str) -> None:
         page.set_viewport_size({"width": size[0], "height": size[1]})
-        min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if kind == "tv" else 0
-        found = page.evaluate(SETTLE_AND_CHECK, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0]})
+        tv = kind == "tv"
+        min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if tv else 0
+        role_min = {role: px * size[1] / 720 for role, px in ROLE_MIN_PX_AT_720.items()} if tv else None
+        found = page.evaluate(SETTLE_AND_CHECK, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0],
+                                                 "roleMin": role_min, "fill": MAIN_PANEL_FILL if tv else 0})
         size_text = f"{size[0]}x{size[1]}"
         for p in found:
             self.problems.append(Problem(stage, label, size_text, lang, p["kind"], p["where"], p["text"], p["detail"]))

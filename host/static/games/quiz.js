@@ -97,7 +97,7 @@ TR.games.quiz = (() => {
   }
 
   function prompt(q, extra) {
-    return h("p", {class: "quiz-prompt" + (extra ? " " + extra : ""), dir: "auto", "data-verbatim": ""}, localized(q.prompt));
+    return h("p", {class: "quiz-prompt" + (extra ? " " + extra : ""), dir: "auto", "data-verbatim": "", "data-role": "question"}, localized(q.prompt));
   }
 
   const nameOf = (game, slot) => TR.seatName(game, slot);
@@ -280,7 +280,7 @@ TR.games.quiz = (() => {
   function tvTiles(game, q, extra) {
     const order = shownOrder(q);
     return h("ol", {class: "quiz-tiles" + (order.length > 4 ? " six" : "") + (extra ? " " + extra : ""), id: "quiz-tiles"},
-      order.map((i) => h("li", {class: "quiz-tile", style: tileStyle(ident(game, q, i)), "data-option": i},
+      order.map((i) => h("li", {class: "quiz-tile", style: tileStyle(ident(game, q, i)), "data-option": i, "data-role": "option"},
         optionMark(ident(game, q, i)), optionText(q.options[i]))));
   }
 
@@ -347,7 +347,7 @@ TR.games.quiz = (() => {
       order.map((i) => {
         const right = rights.includes(i);
         return h("li", {class: "quiz-tile " + (q.kind === "poll" ? "vote" : right ? "right" : "wrong"), style: tileStyle(ident(game, q, i)),
-          "data-option": i, "data-count": counts[i] || 0},
+          "data-option": i, "data-count": counts[i] || 0, "data-role": "option"},
         optionMark(ident(game, q, i)), optionShort(q, i, compact),
         h("span", {class: "quiz-count-bar", "aria-hidden": "true"}, h("span", {class: "bar", style: `inline-size: ${Math.round(100 * (counts[i] || 0) / most)}%`})),
         h("span", {class: "quiz-picked"}, right ? h("span", {class: "quiz-tick", "aria-label": t("quiz.right_answer")}, "✓") : null,
@@ -422,12 +422,12 @@ TR.games.quiz = (() => {
     const shown = view.ranking.slice(0, limit || 12);
     return h("ol", {class: "quiz-board" + (shown.length > 6 ? " many" : ""), id: "quiz-board"}, shown.map((slot) => {
       const p = playerOf(view, slot);
-      return h("li", {"data-slot": slot, "data-place": view.places[slot]},
+      return h("li", {"data-slot": slot, "data-place": view.places[slot], "data-role": "row"},
         h("span", {class: "quiz-place"}, num(view.places[slot])), moveTag(moved[slot]),
         TR.seatMark(game, slot, 28), h("bdi", {class: "name"}, nameOf(game, slot)), botTag(game, slot),
         view.teams && p.team !== null && p.team !== undefined ? h("span", {class: "quiz-row-team"}, teamSwatch(p.team), teamName(p.team)) : null,
         p.streak >= 2 ? h("span", {class: "quiz-streak"}, t("quiz.streak", {n: p.streak})) : null,
-        h("span", {class: "quiz-score"}, num(p.score)));
+        h("span", {class: "quiz-score", "data-role": "score"}, num(p.score)));
     }));
   }
 
