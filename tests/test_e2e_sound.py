@@ -293,3 +293,27 @@ def test_a_real_quiz_plays_its_cues_with_their_twins_and_a_phone_is_silent_until
     assert [e["key"] for e in played(tv, "reveal")] == list(range(len(QUESTIONS)))
     assert bob.evaluate("TR.sound.context") is None
     assert not tv.errors and not ana.errors and not bob.errors
+
+
+def test_a_card_played_in_hierarchy_sounds_once_per_step_with_the_line_on_screen(browser: Any, server: LiveServer) -> None:
+    from tests.e2e import start_with_phones
+    from tests.test_e2e_hierarchy import take_turn
+
+    tv, phones = start_with_phones(browser, server.url, "hierarchy")
+    expect(tv.locator(".h-tv")).to_be_visible()
+    sound_on(tv)
+    assert tv.evaluate("TR.sound.bed") is None  # no music bed in a card game: the lobby's loop stopped
+    for _ in range(40):  # a few looks at each phone, until two cards are down (the turn may move under the fingers)
+        if len({json.dumps(e["key"]) for e in played(tv, "card")}) >= 2:
+            break
+        for phone in phones:
+            try:
+                take_turn(phone)
+            except Exception:  # noqa: BLE001, S110 - the turn moved on: the next pass looks again
+                pass
+    cards = played(tv, "card")
+    steps = [e["key"] for e in cards]
+    assert len(steps) >= 2, cards
+    assert len(steps) == len(set(steps)), f"a step played twice: {steps}"  # redraws replay nothing
+    tv.wait_for_function("() => TR.sound.played.filter((e) => e.name === 'card').every((e) => e.twin === true)")
+    assert twin_on_screen(tv, "card")
