@@ -106,8 +106,17 @@ def test_the_music_ducks_under_an_effect_and_the_question_bed_turns_tense(browse
     sound_on(tv)
     tv.wait_for_function("() => TR.sound.bed === 'lobby'")  # the lobby's loop, from the room's state
     tv.wait_for_function("() => TR.sound.levels().music > 0.05 && TR.sound.levels().duck > 0.95")
+    # the lobby's loop reaches the speakers, softly
+    tv.wait_for_function("() => TR.sound.peak() > 0.005")
     tv.evaluate("TR.sound.cue('podium')")  # the longest effect: about three seconds
     tv.wait_for_function("() => TR.sound.levels().duck < 0.5")  # ducked while it sounds…
+    # the fanfare over the music at the default volumes is heard and never clips
+    loudest = tv.evaluate("""async () => {  // the loudest sample over the fanfare's three seconds
+        let most = 0;
+        for (let i = 0; i < 60; i++) { most = Math.max(most, TR.sound.peak()); await new Promise((r) => setTimeout(r, 50)); }
+        return most;
+    }""")
+    assert 0.05 < loudest < 0.9, loudest
     assert tv.evaluate("TR.sound.levels().music") > 0.05  # (the music's own volume is untouched)
     tv.wait_for_function("() => TR.sound.levels().duck > 0.95")  # …and back after it
     # a tick is not ducked (it is part of the tension)

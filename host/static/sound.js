@@ -52,6 +52,7 @@
   let ctx = null;
   let nodes = null;  /* {master, music, duck, bed, effects} */
   let noiseBuffer = null;
+  let meter = null;
   let created = 0;  /* audio nodes made for sounds (tests read it: a cue that plays makes nodes) */
 
   /* One note: an oscillator (and a second an octave up for a bell) through a low-pass filter and a soft envelope. */
@@ -69,7 +70,7 @@
     const rise = attack || 0.012;
     env.gain.setValueAtTime(0, at);
     env.gain.linearRampToValueAtTime(peak, at + rise);
-    env.gain.setTargetAtTime(0, at + rise, Math.max(0.02, (dur - rise) / 3.5));
+    env.gain.setTargetAtTime(0, at + rise, Math.max(0.015, (dur - rise) / 5));  /* ~0 by the stop: no click */
     osc.connect(filter).connect(env).connect(dest);
     osc.start(at);
     osc.stop(at + dur + 0.1);
@@ -257,8 +258,8 @@
       if (eighth % 2 === 0) noise(out, {at, dur: 0.03, peak: tense ? 0.03 : 0.015, freq: 9000});
       if (eighth === 0 || eighth === 4) thump(out, at, tense ? 0.2 : 0.12);
       if (tense) {  /* the last seconds: sixteenths on top, a semitone higher each bar the clock runs */
-        tone(out, {freq: NOTE(top) * 2, at, dur: len * 0.45, peak: 0.035, type: "square", cutoff: 2400});
-        tone(out, {freq: NOTE(top) * 2, at: at + len / 2, dur: len * 0.45, peak: 0.025, type: "square", cutoff: 2400});
+        tone(out, {freq: NOTE(top) * 2, at, dur: len * 0.45, peak: 0.05, type: "triangle", cutoff: 2400});
+        tone(out, {freq: NOTE(top) * 2, at: at + len / 2, dur: len * 0.45, peak: 0.035, type: "triangle", cutoff: 2400});
       }
       return tense;
     }},
@@ -324,6 +325,9 @@
       nodes.bed.connect(nodes.duck).connect(nodes.music).connect(master);
       nodes.effects.connect(master);
       master.connect(squeeze).connect(ctx.destination);
+      meter = ctx.createAnalyser();  /* what reaches the speakers, for peak() */
+      meter.fftSize = 2048;
+      squeeze.connect(meter);
       applyVolumes();
       ctx.onstatechange = () => { if (ctx.state === "running") startBed(); drawControls(); };
     }
@@ -569,6 +573,13 @@
     levels() {
       return ctx ? {music: nodes.music.gain.value, duck: nodes.duck.gain.value, bed: nodes.bed.gain.value, effects: nodes.effects.gain.value,
         time: ctx.currentTime} : null;
+    },
+    /* the loudest sample of the last ~40 ms that reached the speakers (0..1; 1 would clip) */
+    peak() {
+      if (!meter) return null;
+      const data = new Float32Array(meter.fftSize);
+      meter.getFloatTimeDomainData(data);
+      return data.reduce((most, x) => Math.max(most, Math.abs(x)), 0);
     },
     /* the old interface (common.js before [18]): play(kind) and muted */
     play(kind) { return cue(kind); },
