@@ -55,7 +55,7 @@ def sound_on(tv: Page) -> None:
     assert tv.evaluate("TR.sound.context") is None  # nothing made before the tap
     tv.click("#sound-on")
     tv.wait_for_function("() => TR.sound.context === 'running'")
-    expect(tv.locator("#sound-on")).to_have_count(0)
+    expect(tv.locator("#sound-on")).to_be_hidden()
 
 
 def played(page: Page, name: str) -> list[dict[str, Any]]:
@@ -157,7 +157,7 @@ def test_the_display_sheet_sets_volumes_and_motion_by_keyboard_and_they_persist(
     tv.keyboard.press("Space")
     tv.wait_for_function("() => TR.sound.context === 'running'")
     expect(tv.locator("#sound-toggle")).to_be_checked()
-    expect(tv.locator("#sound-on")).to_have_count(0)
+    expect(tv.locator("#sound-on")).to_be_hidden()
     # music down four steps of five, effects up two, motion off
     tv.focus("#music-volume")
     for _ in range(4):

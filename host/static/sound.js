@@ -453,13 +453,15 @@
 
   /* ----- the TV's header: "Sound on" while sound is off, and "Display" (the sheet) ----- */
 
+  /* The buttons are made once and only updated (shown, hidden, their words in the room's language): a tap that
+   * wakes the sound must not lose its click to a redraw of the button under the finger. */
   let controls = null;
   function drawControls() {
     if (controls) {
-      TR.clear(controls, [
-        enabled() && ctx && ctx.state === "running" ? null : h("button", {id: "sound-on", class: "primary sound-on", type: "button", onclick: () => turnOn()},
-          h("span", {"aria-hidden": "true"}, "♪ "), t("sound.turn_on")),
-        onTv ? h("button", {id: "display-settings", type: "button", "aria-haspopup": "dialog", onclick: openSheet}, t("sound.display")) : null]);
+      const on = enabled() && ctx && ctx.state === "running";
+      controls.soundOn.hidden = !!on;
+      controls.soundOn.lastChild.textContent = t("sound.turn_on");
+      controls.display.textContent = t("sound.display");
     }
     const box = document.getElementById("display-sheet");
     if (box) syncSheet(box);
@@ -540,9 +542,14 @@
   if (onTv) {
     const header = document.querySelector(".tv-header");
     if (header) {
-      controls = h("span", {id: "display-controls", class: "display-controls"});
+      controls = {
+        soundOn: h("button", {id: "sound-on", class: "primary sound-on", type: "button", onclick: () => turnOn()},
+          h("span", {"aria-hidden": "true"}, "♪ "), h("span", null, t("sound.turn_on"))),
+        display: h("button", {id: "display-settings", type: "button", "aria-haspopup": "dialog", onclick: openSheet}, t("sound.display")),
+      };
+      const box = h("span", {id: "display-controls", class: "display-controls"}, controls.soundOn, controls.display);
       const before = document.getElementById("host-controls");
-      if (before) before.before(controls); else header.append(controls);
+      if (before) before.before(box); else header.append(box);
       drawControls();
       /* the language may change with the room's: the buttons follow (TR.setLang rewrites [data-t] only) */
       new MutationObserver(() => drawControls()).observe(document.documentElement, {attributes: true, attributeFilter: ["lang"]});
