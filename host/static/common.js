@@ -327,34 +327,8 @@ const TR = (() => {
     }
   }
 
-  /* Short sounds made on the spot (no files); the TV can mute them. */
-  const sound = (() => {
-    let context = null;
-    return {
-      get muted() { return storage.get("muted") === true; },
-      set muted(value) { storage.set("muted", !!value); },
-      play(kind) {
-        if (this.muted) return;
-        try {
-          context = context || new (window.AudioContext || window.webkitAudioContext)();
-          const notes = {unlock: [660], reveal: [523, 784], conquest: [392, 523, 659], tower: [220, 196],
-            end: [523, 659, 784, 1047]}[kind] || [440];
-          notes.forEach((frequency, i) => {
-            const osc = context.createOscillator();
-            const gain = context.createGain();
-            const at = context.currentTime + i * 0.12;
-            osc.frequency.value = frequency;
-            gain.gain.setValueAtTime(0.0001, at);
-            gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
-            gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.25);
-            osc.connect(gain).connect(context.destination);
-            osc.start(at);
-            osc.stop(at + 0.3);
-          });
-        } catch (e) { /* no audio here */ }
-      },
-    };
-  })();
+  /* TR.sound, the cues and the music, is host/static/sound.js (loaded after this file), which sets it. */
+  const sound = null;
 
   const games = {};  /* per-game renderers: games[id] = {tv(el, game, state), phone(el, game, state, act)} */
 

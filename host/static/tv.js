@@ -101,6 +101,8 @@
     if (state.phase === "lobby") renderLobby();
     else if (state.phase === "playing") renderPlaying();
     else renderFinished();
+    if (TR.sound) TR.sound.room(state.phase);  /* the lobby's music; silence on the results */
+    if (TR.sound && state.phase === "finished" && state.game && !state.game.aborted) TR.sound.cue("podium", [state.epoch, state.game.id, state.game.step]);
     renderClaims();
     renderStorage();
     renderTimingDoubts();
@@ -168,10 +170,7 @@
         location.href = "/tv";
       }
     }}, t("tv.new_room"));
-    const mute = h("button", {id: "mute", "aria-pressed": TR.sound.muted ? "true" : "false",
-      onclick: (e) => { TR.sound.muted = !TR.sound.muted; e.currentTarget.textContent = TR.sound.muted ? t("tv.sound_off") : t("tv.sound_on"); }},
-    TR.sound.muted ? t("tv.sound_off") : t("tv.sound_on"));
-    return [langSelect, mute, lock, fresh];
+    return [langSelect, lock, fresh];  /* sound and the Display sheet: sound.js, beside these (#display-controls) */
   }
 
   function joinPanel(compact) {

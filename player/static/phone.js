@@ -51,6 +51,7 @@
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
       inGame ? h("button", {class: "info-button", id: "phone-rules", "aria-label": t("tv.how_to_play"),
         onclick: () => TR.rulesSheet(state.game)}, "?") : null,  /* the rules, from every screen of a game */
+      TR.sound ? TR.sound.phoneToggle() : null,  /* sound: off until this phone's owner turns it on */
       h("span", {class: "header-side"},
         h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
         languagePicker())]);

@@ -349,6 +349,7 @@ TR.games.avignon = (() => {
 
   function tv(el, game) {
     const view = game.view;
+    if (game.step) TR.sound && TR.sound.cue("card", game.step);  /* a card played: one cue per step */
     const compact = onPhone();
     const after = h("div", {class: "a-after" + (compact ? " scroll-region" : "")}, lastTurn(game, view));
     const drawn = board(game, view, {lit: lastLanes(view), compact});

@@ -384,14 +384,13 @@ TR.games.campaign = (() => {
 
   function cues(view) {
     if (view.phase !== heard.phase) {
-      if (view.phase === "answer") TR.sound.play("unlock");
-      if (view.phase === "reveal") TR.sound.play("reveal");
-      if (view.phase === "over") TR.sound.play("end");
+      if (view.phase === "answer") TR.sound && TR.sound.cue("unlock");
+      if (view.phase === "reveal") TR.sound && TR.sound.cue("reveal");
     }
     const seen = view.history.map((e) => JSON.stringify(e));
     const fresh = heard.last === null ? [] : view.history.slice(seen.lastIndexOf(heard.last) + 1);
-    if (fresh.some((e) => e.kind === "conquest" || e.kind === "eliminated")) TR.sound.play("conquest");
-    else if (fresh.some((e) => e.kind === "tower")) TR.sound.play("tower");
+    if (fresh.some((e) => e.kind === "conquest" || e.kind === "eliminated")) TR.sound && TR.sound.cue("conquest");
+    else if (fresh.some((e) => e.kind === "tower")) TR.sound && TR.sound.cue("tower");
     heard = {phase: view.phase, last: seen.length ? seen[seen.length - 1] : heard.last};
   }
 
@@ -400,6 +399,9 @@ TR.games.campaign = (() => {
     if (onPhone()) { watcher(el, game, state); return; }  /* a phone that watches: the phone's own view */
     const view = game.view;
     cues(view);
+    const q = view.question;
+    TR.sound && TR.sound.music(q && !q.revealed && !(state && state.paused) ? "question" : null, {endsAt: q && q.closes_ms ? TR.localTime(q.closes_ms, game, receivedAt) : null});
+    if (q && q.answered && q.answered.length) TR.sound && TR.sound.cue("lockin", [q.opens_ms, q.answered.length]);
     if (view.stage === "over" || game.aborted) {
       el.append(finalScreen(game, view, state));
       return;
@@ -493,6 +495,7 @@ TR.games.campaign = (() => {
     if (q.revealed) {
       const mine = (q.answers || []).find((a) => a.seat === game.you);
       const right = q.kind === "numeric" ? q.ranking[0] === game.you : mine && mine.value === q.correct;
+      TR.sound && TR.sound.cue(right ? "right" : "wrong", q.opens_ms);
       wrap.append(h("p", {class: "big-text " + (right ? "good" : "bad"), id: "my-result"},
         right ? t("camp.you_right") : mine ? t("camp.you_wrong") : t("camp.no_answer")),
       h("p", null, t("camp.correct_is", {x: correctText(q)})));
@@ -505,13 +508,14 @@ TR.games.campaign = (() => {
       return wrap;
     }
     const locked = view.phase === "preview";
-    const enable = () => { entry.shownAt = performance.now(); for (const b of wrap.querySelectorAll("[data-lock]")) b.disabled = false; TR.sound.play("unlock"); };
+    const enable = () => { entry.shownAt = performance.now(); for (const b of wrap.querySelectorAll("[data-lock]")) b.disabled = false; TR.sound && TR.sound.cue("unlock"); };
     if (locked) entry.shownAt = unlockAt(game, q, receivedAt, enable);
     else if (entry.shownAt === null) entry.shownAt = performance.now();
     wrap.append(h("p", {class: "countdown small", "data-countdown-to": String(locked ? q.opens_ms : q.closes_ms)}));
     const send = (action, shown) => {
       const ms = Math.max(0, Math.round(performance.now() - entry.shownAt));
       entry.sent = shown;
+      TR.sound && TR.sound.cue("lockin");  /* silent unless this phone's owner turned sound on */
       window.dispatchEvent(new Event("tr-refresh"));  /* "Sent" at once, whether or not a new state follows */
       act(action, {ms}).then((answer) => {
         if (answer.ok) return;

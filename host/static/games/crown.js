@@ -201,6 +201,7 @@ TR.games.crown = (() => {
 
   function tv(el, game, state, receivedAt) {
     const view = game.view;
+    if (view.feed_total) TR.sound && TR.sound.cue("card", view.feed_total);  /* an action played: one cue per line of news */
     const key = game.slots.map((s) => s.seat).join(",") + view.rulers.length;
     if (seenFeed.game !== key && seenFeed.total > view.feed_total) seenFeed = {game: key, total: 0};
     const feed = feedList(game, 25, "c-feed", true);

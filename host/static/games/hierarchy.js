@@ -254,6 +254,7 @@ TR.games.hierarchy = (() => {
    * reference. A spectator's phone shows the game without the log and the reference (its cards open their text). */
   function tv(el, game, state) {
     const view = game.view;
+    if (game.step) TR.sound && TR.sound.cue("card", game.step);  /* a card played (or passed): one cue per step */
     const hands = h("div", {class: "h-hands"}, view.players.map((p) => handPanel(game, view, p, state)));
     if (onPhone()) {
       el.append(h("div", {class: "h-tv scroll-region", "data-hier-step": game.step}, statusLine(game, state),

@@ -188,7 +188,7 @@ TR.games.quiz = (() => {
       clearTimeout(unlockTimer.id);
       const first = unlockTimer.key !== key;
       unlockTimer = {key, id: setTimeout(() => {
-        if (first || !onPhone()) TR.sound.play("unlock");
+        if (first || !onPhone()) TR.sound && TR.sound.cue("unlock", key);
         window.dispatchEvent(new Event("tr-refresh"));
       }, wait + 20)};
     }
@@ -230,13 +230,14 @@ TR.games.quiz = (() => {
 
   /* ----- the TV ----- */
 
-  let heard = null;
-  function cues(view) {
-    const key = view.phase + ":" + view.index;
-    if (key === heard) return;
-    heard = key;
-    if (view.phase === "reveal") TR.sound.play("reveal");
-    if (view.phase === "over") TR.sound.play("end");
+  /* The TV's sound (host/static/sound.js), each cue keyed by the question, so a redraw replays none; the podium's
+   * fanfare is tv.js's, on the results. */
+  function cues(game, view, state, receivedAt) {
+    const q = view.question;
+    TR.sound && TR.sound.music(view.phase === "question" && q && !(state && state.paused) ? "question" : null, {endsAt: q && q.closes_ms ? TR.localTime(q.closes_ms, game, receivedAt) : null});
+    if (view.phase === "question" && view.answered && view.answered.length) TR.sound && TR.sound.cue("lockin", [view.index, view.answered.length]);
+    if (view.phase === "reveal") TR.sound && TR.sound.cue("reveal", view.index);
+    if (view.phase === "standings") TR.sound && TR.sound.cue("leaderboard", view.index);
   }
 
   /* The host's big Next (host-paced mode): the host control "next"; others read that the game waits for the host. */
@@ -529,7 +530,7 @@ TR.games.quiz = (() => {
     el.classList.add("quiz");
     if (onPhone()) { watcher(el, game, state); return; }  /* a phone that watches: the phone's own view */
     const view = game.view;
-    cues(view);
+    cues(game, view, state, receivedAt);
     if (view.phase === "over" || game.aborted || game.outcome) { el.append(overTv(game, view, state)); return; }
     if (view.phase === "question" && view.question) el.append(questionTv(game, view, state, receivedAt));
     else if (view.phase === "reveal" && view.reveal) el.append(revealTv(game, view, state));
@@ -594,6 +595,7 @@ TR.games.quiz = (() => {
       const ms = Math.max(0, Math.round(performance.now() - (entry.shownAt || performance.now())));
       entry.sent = shown;
       entry.refused = null;
+      TR.sound && TR.sound.cue("lockin");  /* silent unless this phone's owner turned sound on */
       window.dispatchEvent(new Event("tr-refresh"));  /* "locked in" at once, whether or not a new state follows */
       act(action, {ms}).then((answer) => {
         if (!answer || answer.ok) return;
@@ -763,6 +765,7 @@ TR.games.quiz = (() => {
           q.kind === "poll" ? null : reveal.correct, "truth"));
     }
     const v = verdict(q, r);
+    if (q.kind !== "poll" && r.right !== null) TR.sound && TR.sound.cue(v.cls === "bad" ? "wrong" : "right", view.index);
     const truthKey = q.kind === "multi" ? "quiz.correct_are" : q.kind === "order" ? "quiz.correct_order" : "quiz.correct_is";
     return h("div", {class: "quiz-result" + enter("res", view.index), id: "my-result"},
       h("p", {class: "quiz-phone-count"}, countLine(view)),
