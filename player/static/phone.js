@@ -35,16 +35,24 @@
   };
   display.apply();
 
-  function displaySheet() {
+  function displayToggles() {
     const toggle = (id, key, on, off, label, checked) => h("label", {class: "display-toggle", for: id},
       h("input", {type: "checkbox", id, checked, onchange: (e) => {
         storage.set(key, e.target.checked ? on : off);
         display.apply();
       }}), h("span", null, label));
-    TR.sheet(t("access.display"), [
-      toggle("display-text", "phone.text", "large", "normal", t("access.text_large"), display.large),
+    return [toggle("display-text", "phone.text", "large", "normal", t("access.text_large"), display.large),
       toggle("display-contrast", "phone.contrast", "high", "normal", t("access.contrast_high"), display.high),
-      h("p", {class: "muted"}, t("access.display_note"))], {"data-display": ""});
+      h("p", {class: "muted"}, t("access.display_note"))];
+  }
+  function displaySheet() {
+    TR.sheet(t("access.display"), displayToggles(), {"data-display": ""});
+  }
+  /* In a game the header keeps its width for the name: the "?" opens How to play with the display settings after it. */
+  function rulesAndDisplay() {
+    TR.rulesSheet(state.game);
+    document.getElementById("sheet-body").append(h("section", {class: "display-part", "data-display": ""},
+      h("h3", null, t("access.display")), displayToggles()));
   }
 
   /* A half-filled circle, the usual mark of contrast and display settings (no letters: it reads in every script). */
@@ -81,8 +89,8 @@
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
       inGame ? h("button", {class: "info-button", id: "phone-rules", "aria-label": t("tv.how_to_play"),
-        onclick: () => TR.rulesSheet(state.game)}, "?") : null,  /* the rules, from every screen of a game */
-      h("button", {class: "info-button", id: "phone-display", type: "button", "aria-label": t("access.display"),
+        onclick: rulesAndDisplay}, "?") : null,  /* the rules, from every screen of a game, and the display settings */
+      inGame ? null : h("button", {class: "info-button", id: "phone-display", type: "button", "aria-label": t("access.display"),
         onclick: displaySheet}, displayMark()),
       h("span", {class: "header-side"},
         h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),

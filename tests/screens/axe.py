@@ -27,7 +27,10 @@ MODERATE_FILE = ARTIFACTS / "screens" / "axe-moderate.json"
 # Run in the page: axe is put in once (a page keeps it across renders), then run on the whole document. Only the
 # violations come back, each with its elements' selectors and a short text, so the answer stays small.
 # (axe itself goes in as an expression of its own: an eval inside the page would be refused by the page's CSP.)
+# Animations are finished first, as before the checker: a redraw since then may have started one (a tile rising in
+# from transparent), and axe would judge the contrast of its first frame.
 RUN = """async () => {
+    for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* infinite */ } }
     const results = await window.axe.run(document, {resultTypes: ["violations"]});
     return results.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
         nodes: v.nodes.map((n) => ({target: n.target.join(" "), html: n.html.slice(0, 160),
