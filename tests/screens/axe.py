@@ -13,6 +13,7 @@ the smallest size of the page's kind (where the screenshot is taken), not at eve
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from axe_playwright_python.base import AXE_SCRIPT
@@ -37,28 +38,29 @@ RUN = """async () => {
             summary: (n.failureSummary || "").slice(0, 300)}))}));
 }"""
 
-_reset: set[str] = set()  # the scenarios whose counts this run has started again
+_counts: dict[str, dict[str, dict[str, Any]]] = {}  # this process's scenarios: rule id -> screens, elements, help
 
 
 def _record_moderate(scenario: str, violations: list[dict[str, Any]]) -> None:
-    """Add a judged screen's moderate violations to the file: per scenario and rule id, the screens it was seen on
-    and the elements in all. A scenario's counts start again the first time it is judged in a run."""
-    try:
-        counts = json.loads(MODERATE_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        counts = {}
-    if scenario not in _reset:
-        _reset.add(scenario)
-        counts[scenario] = {}
-    mine = counts.setdefault(scenario, {})
+    """Add a judged screen's moderate violations to the counts: per scenario and rule id, the screens it was seen on
+    and the elements in all. A scenario's counts start again the first time it is judged in a run; the file keeps the
+    other scenarios' (other runs, other processes) and is replaced whole, never seen half written."""
+    mine = _counts.setdefault(scenario, {})
     for v in violations:
         if v["impact"] != COUNTED:
             continue
         entry = mine.setdefault(v["id"], {"screens": 0, "elements": 0, "help": v["help"]})
         entry["screens"] += 1
         entry["elements"] += len(v["nodes"])
+    try:
+        counts = json.loads(MODERATE_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        counts = {}
+    counts.update(_counts)
     MODERATE_FILE.parent.mkdir(parents=True, exist_ok=True)
-    MODERATE_FILE.write_text(json.dumps(counts, indent=1, sort_keys=True, ensure_ascii=False), encoding="utf-8")
+    partial = MODERATE_FILE.with_name(f"{MODERATE_FILE.name}.{os.getpid()}")
+    partial.write_text(json.dumps(counts, indent=1, sort_keys=True, ensure_ascii=False), encoding="utf-8")
+    os.replace(partial, MODERATE_FILE)
 
 
 def judge(page: Page, scenario: str) -> list[tuple[str, str, str, str]]:
