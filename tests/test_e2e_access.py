@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import re
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, SMALL_PHONE, join, new_page, open_tv, start_with_phones
+from tests.e2e import PHONE, SMALL_PHONE, join, new_page, open_tv, set_setting, start_with_phones
 from tests.screens import axe
 from tests.screens.harness import CHECKER
 
@@ -266,3 +267,32 @@ def test_larger_text_and_high_contrast_from_the_header(server: LiveServer, brows
     assert ana.evaluate("() => document.body.classList.contains('text-large') || document.body.classList.contains('contrast-high')") is False
     assert ana.evaluate("() => localStorage.getItem('throneroom.phone.text')") == '"normal"'
     assert not ana.errors and not tv.errors
+
+
+def test_a_turn_game_says_whose_turn_it_is(server: LiveServer, browser: Any) -> None:
+    """Hierarchy, two phones: the one whose turn it is hears "Your turn", the other who is playing; never a countdown."""
+    en = catalog()
+    tv, code = open_tv(browser, server.url)
+    phones = {}
+    for name in ("Ana", "Bob"):
+        phones[name] = new_page(browser, **PHONE)
+        join(phones[name], f"{server.url}/join/{code}", name)
+        listen(phones[name])
+    tv.click("[data-game=hierarchy]")
+    set_setting(tv, "bots", False)
+    tv.click("#start")
+    for page in phones.values():
+        expect(page.locator("#game-area")).to_be_visible()
+    turn = next(iter(p for p in phones.values() if p.locator("#h-your-turn").count()), None)
+    if turn is None:
+        phones["Ana"].wait_for_selector("#h-your-turn, #h-waiting")
+        turn = next(p for p in phones.values() if p.locator("#h-your-turn").count())
+    other = next(p for p in phones.values() if p is not turn)
+    wait_said(turn, en["hier.your_turn"])
+    waiting = en["hier.waiting"].split("{name}")[1]  # " is playing…"
+    wait_said(other, waiting)
+    for page in phones.values():
+        texts = said(page)
+        assert all(a != b for a, b in pairwise(texts)), texts
+        assert not any(re.search(r"\d\.?$", s) for s in texts), texts  # no countdown read out
+        assert not page.errors
