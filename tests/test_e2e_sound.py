@@ -237,13 +237,16 @@ def test_a_real_quiz_plays_its_cues_with_their_twins_and_a_phone_is_silent_until
     ana, bob = new_page(browser, **PHONE), new_page(browser, **PHONE)
     join(ana, f"{server.url}/join/{code}", "Ana")
     join(bob, f"{server.url}/join/{code}", "Bob")
-    # phones are silent by default: the toggle says off, and nothing audio exists
+    # phones are silent by default: the toggle (in the phone's Display sheet) says off, and nothing audio exists
     for phone in (ana, bob):
+        phone.click("#phone-display")
         expect(phone.locator("#phone-sound")).to_have_attribute("aria-pressed", "false")
         expect(phone.locator("#phone-sound")).to_have_accessible_name("Sound on this phone")
         assert phone.evaluate("TR.sound.context") is None
     ana.click("#phone-sound")
     expect(ana.locator("#phone-sound")).to_have_attribute("aria-pressed", "true")
+    for phone in (ana, bob):
+        phone.click("#sheet-close")
     ana.wait_for_function("() => TR.sound.context === 'running'")
     assert ana.evaluate("localStorage.getItem('throneroom.phone.sound')") == "on"
     assert bob.evaluate("localStorage.getItem('throneroom.phone.sound')") is None

@@ -548,6 +548,7 @@
      * or the room's language change, which must not undo what the host is choosing */
     packFile = packFile || h("input", {type: "file", name: "file", id: "pack-file", required: true,
       accept: ".json,.yaml,.yml,.csv,.xlsx,.gift,.txt,.zip"});
+    packFile.setAttribute("aria-label", t("access.pack_file"));  /* its name in the room's language now (axe: label) */
     const language = packDraft.language || state.language;
     const upload = isHost ? h("form", {class: "pack-upload", id: "pack-upload", onsubmit: (e) => { e.preventDefault(); uploadPack(e.currentTarget); }},
       packFile,

@@ -23,6 +23,48 @@
   const savedLang = storage.get("lang");
   if (savedLang) TR.setLang(savedLang);
 
+  /* Larger text and high contrast (issue [18]): this phone's own choice, remembered (throneroom.phone.text,
+   * throneroom.phone.contrast), applied as classes on <body> before anything is drawn. */
+  const display = {
+    get large() { return storage.get("phone.text") === "large"; },
+    get high() { return storage.get("phone.contrast") === "high"; },
+    apply() {
+      document.body.classList.toggle("text-large", this.large);
+      document.body.classList.toggle("contrast-high", this.high);
+    },
+  };
+  display.apply();
+
+  function displayToggles() {
+    const toggle = (id, key, on, off, label, checked) => h("label", {class: "display-toggle", for: id},
+      h("input", {type: "checkbox", id, checked, onchange: (e) => {
+        storage.set(key, e.target.checked ? on : off);
+        display.apply();
+      }}), h("span", null, label));
+    /* sound: off until this phone's owner turns it on (host/static/sound.js); here, not in the header, whose width
+     * is the name's */
+    const sound = TR.sound ? h("div", {class: "display-toggle"}, TR.sound.phoneToggle(), h("span", null, t("sound.phone"))) : null;
+    return [sound, toggle("display-text", "phone.text", "large", "normal", t("access.text_large"), display.large),
+      toggle("display-contrast", "phone.contrast", "high", "normal", t("access.contrast_high"), display.high),
+      h("p", {class: "muted"}, t("access.display_note"))];
+  }
+  function displaySheet() {
+    TR.sheet(t("access.display"), displayToggles(), {"data-display": ""});
+  }
+  /* In a game the header keeps its width for the name: the "?" opens How to play with the display settings after it. */
+  function rulesAndDisplay() {
+    TR.rulesSheet(state.game);
+    document.getElementById("sheet-body").append(h("section", {class: "display-part", "data-display": ""},
+      h("h3", null, t("access.display")), displayToggles()));
+  }
+
+  /* A half-filled circle, the usual mark of contrast and display settings (no letters: it reads in every script). */
+  function displayMark() {
+    return h("svg", {viewBox: "0 0 24 24", width: "1.1em", height: "1.1em", "aria-hidden": "true"},
+      h("circle", {cx: 12, cy: 12, r: 10, fill: "none", stroke: "currentColor", "stroke-width": 2}),
+      h("path", {d: "M12 2 a10 10 0 0 1 0 20 z", fill: "currentColor"}));
+  }
+
   /* The toast: ``text`` is a function, so a change of language says it again in the new one. */
   let said = null;
   function say(text, isError) {
@@ -50,8 +92,9 @@
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
       inGame ? h("button", {class: "info-button", id: "phone-rules", "aria-label": t("tv.how_to_play"),
-        onclick: () => TR.rulesSheet(state.game)}, "?") : null,  /* the rules, from every screen of a game */
-      TR.sound ? TR.sound.phoneToggle() : null,  /* sound: off until this phone's owner turns it on */
+        onclick: rulesAndDisplay}, "?") : null,  /* the rules, from every screen of a game, and the display settings */
+      inGame ? null : h("button", {class: "info-button", id: "phone-display", type: "button", "aria-label": t("access.display"),
+        onclick: displaySheet}, displayMark()),
       h("span", {class: "header-side"},
         h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
         languagePicker())]);
@@ -392,6 +435,50 @@
       typed = {name: null, error: answer.error};
     }
     joinForm();
+  }
+
+  /* Screen readers (TalkBack, VoiceOver; issue [18]): each change of what the phone shows is said once, in a short
+   * sentence, through one polite live region (#announce): "Paused", then the screen's own headlines in reading order
+   * (its heading, the question's count and prompt, "Sent", the verdict, the place). A redraw that shows the same
+   * sentences says nothing; countdowns, buttons, lists and texts that announce themselves (role alert or status) are
+   * left out. A game may mark what to say with data-announce. */
+  const announcer = document.getElementById("announce");
+  const SKIP = "button, label, li, select, output, [role=alert], [role=status], [aria-live], [aria-hidden=true], "
+    + "[data-countdown], [data-countdown-to], [data-clock-to], .paused-overlay";
+  let announced = "";
+  function headline() {
+    const marked = screen.querySelectorAll("[data-announce]");
+    const parts = [];
+    if (seated && !unseated && state && state.paused) parts.push(t("tv.paused"));
+    for (const el of marked.length ? marked : screen.querySelectorAll("h1, h2, h3, p, legend")) {
+      if (!marked.length && el.closest(SKIP)) continue;
+      const text = spoken(el).replace(/[\u2068\u2069]/g, "").replace(/\s+/g, " ").trim();
+      if (!text || parts.includes(text)) continue;
+      parts.push(text);
+      if (parts.length >= 4) break;
+    }
+    return parts.reduce((all, part) => (!all ? part : /[.!?؟…:]$/.test(all) ? all + " " + part : all + ". " + part), "").slice(0, 300);
+  }
+  /* An element's text without its countdowns and other skipped parts (a number ticking inside a sentence). */
+  function spoken(el) {
+    let text = "";
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement === el || !node.parentElement.closest(SKIP)) text += node.textContent;
+    }
+    return text;
+  }
+  let pending = false;
+  function announce() {
+    pending = false;
+    const text = headline();
+    if (!announcer || !text || text === announced) return;
+    announced = text;
+    announcer.textContent = text;
+  }
+  if (announcer) {
+    new MutationObserver(() => { if (!pending) { pending = true; requestAnimationFrame(announce); } })
+      .observe(screen, {childList: true, subtree: true});
   }
 
   if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */

@@ -26,6 +26,7 @@ from playwright.sync_api import Page
 
 from tests.conftest import LiveServer
 from tests.e2e import ARTIFACTS
+from tests.screens import axe
 
 CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
 # One call a judged screen: two frames for the layout to settle, every animation finished, then the checker (each
@@ -256,6 +257,8 @@ class StressRoom:
             self.folder.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(self.folder / f"{self.stage_no:02d}-{stage}-{label}-{size_text}-{lang}.jpg"),
                             type="jpeg", quality=80)
+            for kind_, where, text, detail in axe.judge(page, self.name):  # axe-core: once per stage, page, language
+                self.problems.append(Problem(stage, label, size_text, lang, kind_, where, text, detail))
         self.checked += 1
 
     def _next_stage(self, stage: str) -> str:

@@ -152,8 +152,14 @@ TR.games.hierarchy = (() => {
    * tile to tap); on a phone its ⓘ ends the chip (in a corner of the own hand's tiles, away from the tap). */
   function handCard(game, card, owner, attrs) {
     const side = sideOf(game, owner);
-    const info = infoFor(game, card.id);
+    let info = infoFor(game, card.id);
     const extra = Object.assign({}, attrs || {});
+    if (info && extra.role === "button") {  /* a tile to tap holds no button of its own (axe: nested-interactive): its ⓘ is
+      * a mark that opens the same sheet; a screen reader finds the card's text in How to play */
+      const button = info;
+      info = h("span", {class: button.className, "data-info": card.id, "aria-hidden": "true", onclick: (e) => {
+        e.stopPropagation(); e.preventDefault(); button.click(); }}, ...button.childNodes);
+    }
     const cls = (extra.class || "h-chip" + (card.royal ? " royal" : "")) + sideClass(side) + (info ? " with-info" : "");
     delete extra.class;
     return withInfo(game, h("div", Object.assign({class: cls, "data-card": card.id, "data-side": side}, extra),

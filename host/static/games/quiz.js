@@ -22,7 +22,7 @@ TR.games.quiz = (() => {
     {colour: "#d0243f", text: "#ffffff", shape: "triangle"},
     {colour: "#1c64c8", text: "#ffffff", shape: "diamond"},
     {colour: "#e0a800", text: "#111111", shape: "circle"},
-    {colour: "#2f8a17", text: "#ffffff", shape: "square"},
+    {colour: "#2b8015", text: "#ffffff", shape: "square"}  /* 5:1 with white (axe: 4.4 was short of 4.5) */,
     {colour: "#8a4fc4", text: "#ffffff", shape: "star"},
     {colour: "#12a6a6", text: "#111111", shape: "hexagon"},
   ];
