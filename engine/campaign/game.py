@@ -46,6 +46,7 @@ CONQUEST_GAIN = 400  # CAMP-R18, R19
 DEFENCE_BONUS = 100  # CAMP-R20
 DEMOLISHED_VALUE = 1000  # CAMP-R22, D8
 BATTLE_ROUNDS = 4  # CAMP-R13
+FINAL_REVEAL_FACTOR = 2  # the final tiebreak's answers stay twice the reveal time (CAMP-D12, docs/games.md)
 DECK_SIZE = 48  # at most this many questions of each kind fixed at the start (the longest possible game asks fewer)
 # What a game asks: the 10th-90th percentiles of 1200 all-bot games, 400 per bot level (`throneroom simulate campaign`,
 # seeds 0-399): numeric 7-15 (easy 6-11, normal 9-13, hard 12-17; 4-19 at the extremes), multiple choice 12-14
@@ -515,7 +516,9 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         state = self._note(state, kind="question", purpose=asking.purpose, question=question.id,
                            answers=[a.figures() for a in asking.answers], ranking=list(ranking),
                            drawn=drawn, correct=truth, right={str(a.seat): a.value == truth for a in asking.answers})
-        return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + state.timers.reveal,
+        # The final question's answers decide the standings and the results replace them: they stay twice as long.
+        hold = state.timers.reveal * (FINAL_REVEAL_FACTOR if asking.purpose == "final" else 1)
+        return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + hold,
                        step=state.step + 1)
 
     def _question(self, state: CampaignState, asking: Asking) -> NumericQuestion | ChoiceQuestion:

@@ -104,3 +104,19 @@ def test_the_view_says_which_tie_the_final_question_decided():
     assert view["stage"] == "over" and view["settled"] == [{"seats": [1, 0], "score": 2000}]
     untied = win_duel(duel(battle("A a b / b B c / c a C", attacker=2, round_=4, scores=(2000, 1900, 1200)), 7))
     assert GAME.view(untied, None)["settled"] == []
+
+
+def test_the_final_questions_answers_stay_twice_as_long_as_a_reveal():
+    # CAMP-D12 CAMP-D2: the question that decides the standings is read before the results replace it
+    state = battle("A a b / b B c / c a C", attacker=2, round_=4, scores=(2000, 1900, 1200))
+    state = replace(state, orders=((0, 1, 2),) * 4, turn=2)
+    state = unlock(lose_duel(duel(state, 3)))
+    assert state.asking.purpose == "final"
+    truth = correct_number(state)
+    closed_at = state.asking.opens_ms + 200  # the last of the two answers closes the question
+    state = answer(answer(state, 1, truth, 800), 0, truth + 3, 200)
+    assert state.phase == "reveal" and state.deadline_ms == closed_at + 2 * state.timers.reveal
+    ordinary = duel(battle("A a b / b B c / c a C"), 3)  # a duel's reveal keeps its time
+    closed_at = ordinary.asking.opens_ms + 1000
+    ordinary = choose(choose(ordinary, 0, correct_option(ordinary)), 1, correct_option(ordinary))
+    assert ordinary.phase == "reveal" and ordinary.deadline_ms == closed_at + ordinary.timers.reveal
