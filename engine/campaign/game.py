@@ -46,6 +46,7 @@ CONQUEST_GAIN = 400  # CAMP-R18, R19
 DEFENCE_BONUS = 100  # CAMP-R20
 DEMOLISHED_VALUE = 1000  # CAMP-R22, D8
 BATTLE_ROUNDS = 4  # CAMP-R13
+FINAL_REVEAL_FACTOR = 2  # the final tiebreak's answers stay twice the reveal time (CAMP-D12, docs/games.md)
 DECK_SIZE = 48  # at most this many questions of each kind fixed at the start (the longest possible game asks fewer)
 # What a game asks: the 10th-90th percentiles of 1200 all-bot games, 400 per bot level (`throneroom simulate campaign`,
 # seeds 0-399): numeric 7-15 (easy 6-11, normal 9-13, hard 12-17; 4-19 at the extremes), multiple choice 12-14
@@ -515,7 +516,9 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         state = self._note(state, kind="question", purpose=asking.purpose, question=question.id,
                            answers=[a.figures() for a in asking.answers], ranking=list(ranking),
                            drawn=drawn, correct=truth, right={str(a.seat): a.value == truth for a in asking.answers})
-        return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + state.timers.reveal,
+        # The final question's answers decide the standings and the results replace them: they stay twice as long.
+        hold = state.timers.reveal * (FINAL_REVEAL_FACTOR if asking.purpose == "final" else 1)
+        return replace(state, asking=asking, phase="reveal", deadline_ms=now_ms + hold,
                        step=state.step + 1)
 
     def _question(self, state: CampaignState, asking: Asking) -> NumericQuestion | ChoiceQuestion:
@@ -621,7 +624,8 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             towers = state.towers[d] - 1
             state = replace(state, towers=_set(state.towers, d, towers),
                             attack=replace(attack, towers_down=attack.towers_down + 1))
-            state = self._note(state, kind="tower", seat=a, defender=d, towers=towers)
+            state = self._note(state, kind="tower", seat=a, defender=d, towers=towers,
+                               territory=state.game_map.territories[t].id)
             if towers > 0:
                 return self._ask(state, "duel", (a, d), now_ms)  # the assault continues at once
             return self._next_attack(self._eliminate(state, d, a), now_ms)
@@ -694,6 +698,8 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             "options": self._options(state),
             "history": list(state.history[-HISTORY_SHOWN:]),
             "final_ranking": list(state.final_ranking),
+            "result": self.last_result(state),
+            "settled": [{"seats": list(group), "score": state.score[group[0]]} for group in state.settled],
         }
         if state.stage == "over":
             result["stats"] = self.stats(state)
@@ -702,6 +708,37 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             result["you"] = seat
             result["legal"] = [list(a) for a in self.legal_actions(state, seat)]
         return result
+
+    RESULT_KINDS = ("conquest", "repelled", "tower", "eliminated")
+
+    @classmethod
+    def last_result(cls, state: CampaignState) -> dict[str, Any] | None:
+        """How the last duel ended, in facts the screens put in words (who took what from whom), from the moment it
+        is settled (CAMP-R17, R18, R20, R21, D8, D10) until the next question is revealed; ``key`` is its place in
+        the history, so a screen can tell a new result from the same one drawn again. ``kind``: ``taken`` (the
+        attacker took the territory), ``held`` (the defender kept it), ``tower`` (a tower fell and the assault goes
+        on) or ``eliminated`` (the last tower fell: the attacker took the castle and everything of its owner)."""
+        for index in range(len(state.history) - 1, -1, -1):
+            entry = state.history[index]
+            if entry["kind"] == "question":
+                return None  # a question closed since: that result is old news
+            if entry["kind"] not in cls.RESULT_KINDS:
+                continue
+            attack = next((h for h in reversed(state.history[:index]) if h["kind"] == "attack"), None)
+            territory = entry.get("territory") or (attack["territory"] if attack else None)
+            if entry["kind"] == "conquest":
+                return {"key": index, "kind": "taken", "attacker": entry["seat"], "defender": entry["defender"],
+                        "territory": territory}
+            if entry["kind"] == "repelled":
+                return {"key": index, "kind": "held", "attacker": entry["attacker"], "defender": entry["seat"],
+                        "territory": territory, "towers_down": entry.get("towers_down", 0)}
+            if entry["kind"] == "tower":
+                return {"key": index, "kind": "tower", "attacker": entry["seat"], "defender": entry["defender"],
+                        "territory": territory, "towers": entry["towers"]}
+            castle = state.game_map.territories[state.castle_of[entry["seat"]]].id
+            return {"key": index, "kind": "eliminated", "attacker": entry["by"], "defender": entry["seat"],
+                    "territory": castle}
+        return None
 
     def _options(self, state: CampaignState) -> list[str]:
         """The territories the current picker or attacker may choose (public: the rules are)."""
@@ -713,10 +750,12 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         return []
 
     def stats(self, state: CampaignState) -> list[dict[str, Any]]:
-        """Per player after the game: right answers, mean effective time, territories taken, defences."""
+        """Per player after the game: answers, right answers (the exact number or the right option), closest
+        answers (a quick question won by being nearest without being exact, CAMP-D5: first of the ranking, answered,
+        not exact), mean effective time, territories taken, defences."""
         result = []
         for seat in range(len(state.names)):
-            answers, right, times = 0, 0, []
+            answers, right, closest, times = 0, 0, 0, []
             for entry in state.history:
                 if entry["kind"] != "question":
                     continue
@@ -724,9 +763,12 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
                     if answer["seat"] == seat:
                         answers += 1
                         times.append(answer["ms"])
-                        right += entry.get("right", {}).get(str(seat), False)
+                        exact = entry.get("right", {}).get(str(seat), False)
+                        right += exact
+                        ranking = entry.get("ranking") or []
+                        closest += bool(ranking and ranking[0] == seat and not exact)
             result.append({
-                "seat": seat, "answers": answers, "right": right,
+                "seat": seat, "answers": answers, "right": right, "closest": closest,
                 "mean_ms": round(sum(times) / len(times)) if times else None,
                 "taken": sum(1 for h in state.history if h["kind"] == "conquest" and h["seat"] == seat),
                 "defended": sum(1 for h in state.history if h["kind"] == "repelled" and h["seat"] == seat),

@@ -55,6 +55,23 @@ TR.games.campaign = (() => {
     return fresh ? " enter" : "";
   }
 
+  /* A list that shows whole items only (the TV's log, the audience's top rows): the items that do not fit in its
+   * box are hidden from the end, again whenever the box changes size, so no line is ever cut in the middle. */
+  const wholes = typeof ResizeObserver === "undefined" ? null : new ResizeObserver((entries) => {
+    for (const e of entries) { if (e.target.isConnected) fitWhole(e.target); else wholes.unobserve(e.target); }
+  });
+  function fitWhole(list) {
+    const items = [...list.children];
+    for (const item of items) item.style.display = "";
+    const bottom = list.getBoundingClientRect().bottom + 0.5;
+    for (let i = items.length - 1; i >= 0 && items[i].getBoundingClientRect().bottom > bottom; i--) items[i].style.display = "none";
+  }
+  function keepWhole(list) {
+    if (wholes) wholes.observe(list);
+    requestAnimationFrame(() => { if (list.isConnected) fitWhole(list); });
+    return list;
+  }
+
   /* ----- the map ----- */
 
   function towers(x, y, count, size) {
@@ -70,8 +87,42 @@ TR.games.campaign = (() => {
   }
 
   /* The map is drawn once per page and map, then updated in place, so owners' colours fade in (CSS transitions
-   * need the same element) instead of flashing. ``options.persist`` names the kept drawing. */
+   * need the same element) instead of flashing. ``options.persist`` names the kept drawing.
+   *
+   * On the TV (``options.fit``) the labels keep the 10-foot size whatever the map's scale (issue [18]): each label is
+   * a group at its territory's label point, scaled so that a name reads at LABEL_VH of the screen's height (20 px at
+   * 1280x720), measured through the drawing's screen transform after every layout (fitLabels). Other options:
+   * ``names`` (false: no names), ``values`` (false: no values), ``only`` (a set of ids: labels for these alone),
+   * ``focus`` (ids the view box is zoomed to, with a margin; the others are faded). A territory whose owner changed
+   * since the last drawing gets the class ``conquered`` (a short CSS animation) until the next change: re-drawing the
+   * same state keeps the class, so the animation does not play again. */
   const kept = {};
+  const NAME_UNITS = 28;  /* a name's font size in the map's units, before the label's scale */
+  const LABEL_VH = 0.0295;  /* a name on the TV: 21.2 px at 720 (the rule's 20 px), 31.9 px at 1080 (its 30 px) */
+
+  function fitLabels(svg) {
+    if (!svg.isConnected) return;
+    const m = svg.getScreenCTM();
+    const scale = m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 0;
+    if (!scale) return;
+    const k = Math.min(6, Math.max(0.3, (LABEL_VH * window.innerHeight) / (NAME_UNITS * scale)));
+    const value = `scale(${k.toFixed(4)})`;
+    for (const g of svg.querySelectorAll(".label-in")) if (g.getAttribute("transform") !== value) g.setAttribute("transform", value);
+  }
+
+  function boxOf(drawing, ids) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const territory of drawing.territories) {
+      if (!ids.has(territory.id)) continue;
+      const n = territory.path.match(/-?\d+(?:\.\d+)?/g).map(Number);
+      for (let i = 0; i + 1 < n.length; i += 2) {
+        x0 = Math.min(x0, n[i]); x1 = Math.max(x1, n[i]); y0 = Math.min(y0, n[i + 1]); y1 = Math.max(y1, n[i + 1]);
+      }
+    }
+    if (x0 === Infinity) return drawing.view_box;
+    const pad = 0.14 * Math.max(x1 - x0, y1 - y0);
+    return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad];
+  }
 
   function drawMap(drawing, view, game, options) {
     const o = options || {};
@@ -95,39 +146,53 @@ TR.games.campaign = (() => {
         layer.append(paths[territory.id]);
       }
       svg.append(layer, labels);
-      entry = {svg, paths, labels, onpick: null, choosable: new Set()};
+      entry = {svg, paths, labels, onpick: null, choosable: new Set(), owners: {}, conquered: new Set(), box: null};
+      if (o.fit && typeof ResizeObserver !== "undefined") new ResizeObserver(() => fitLabels(svg)).observe(svg);
       if (key) kept[key] = entry;
     }
     const choosable = new Set(o.choosable || []);
     entry.onpick = o.onpick || null;
     entry.choosable = choosable;
+    const focus = o.focus ? new Set(o.focus) : null;
+    const box = (focus ? boxOf(drawing, focus) : drawing.view_box).map((v) => Math.round(v)).join(" ");
+    if (entry.box !== box) { entry.svg.setAttribute("viewBox", box); entry.box = box; }
     const state = {};
     view.territories.forEach((x) => { state[x.id] = x; });
+    const changed = drawing.territories.filter((x) => entry.owners[x.id] !== undefined && entry.owners[x.id] !== state[x.id].owner);
+    if (changed.length) entry.conquered = new Set(changed.map((x) => x.id));
     const target = view.attack && view.attack.target;
     const labels = [];
     for (const territory of drawing.territories) {
       const s = state[territory.id];
+      entry.owners[territory.id] = s.owner;
       const path = entry.paths[territory.id];
       path.setAttribute("fill", s.owner === null ? "#34405e" : colourOf(game, s.owner));
       path.setAttribute("class", ["territory", s.owner === null ? "free" : "owned",
         choosable.has(territory.id) ? "choosable" : "", territory.id === target ? "target" : "",
-        o.selected === territory.id ? "selected" : ""].join(" "));
+        o.selected === territory.id ? "selected" : "", entry.conquered.has(territory.id) ? "conquered" : "",
+        focus && !focus.has(territory.id) ? "faded" : ""].join(" ").replace(/ +/g, " ").trim());
+      if (o.only && !o.only.has(territory.id)) continue;
       const [lx, ly] = territory.label;
-      const label = h("g", {class: "label", "pointer-events": "none"});
+      const label = h("g", {class: "label", transform: `translate(${lx} ${ly})`, "pointer-events": "none"});
+      const inner = h("g", {class: "label-in"});
+      label.append(inner);
       const name = localized(territory.name);
-      if (o.names !== false) label.append(h("text", {x: lx, y: ly - 8, class: "t-name" + (name.length > 11 ? " long" : "")}, name));
+      if (o.names !== false) {
+        inner.append(h("text", {x: 0, y: -8, class: "t-name", ...(o.fit ? {"data-role": "map-label"} : {})}, name));
+      }
       if (s.owner !== null) {
-        label.append(h("text", {x: lx, y: ly + 26, class: "t-value"}, num(s.value)));
+        if (o.values !== false) inner.append(h("text", {x: 0, y: 20, class: "t-value"}, num(s.value)));
         const owner = mark(game, s.owner, 26);
-        owner.setAttribute("x", lx - 13);
-        owner.setAttribute("y", ly + 34);
-        if (s.castle !== null && !s.demolished) label.append(towers(lx, ly - 34, s.towers, 22));
-        else if (s.demolished) label.append(h("text", {x: lx, y: ly - 38, class: "t-ruin"}, "⌂"));
-        label.append(owner);
+        owner.setAttribute("x", -13);
+        owner.setAttribute("y", o.values === false ? -13 : 27);
+        if (s.castle !== null && !s.demolished) inner.append(towers(0, o.values === false ? -20 : -34, s.towers, 22));
+        else if (s.demolished) inner.append(h("text", {x: 0, y: -38, class: "t-ruin"}, "⌂"));
+        inner.append(owner);
       }
       labels.push(label);
     }
     clear(entry.labels, labels);
+    if (o.fit) requestAnimationFrame(() => fitLabels(entry.svg));
     return entry.svg;
   }
 
@@ -138,12 +203,52 @@ TR.games.campaign = (() => {
 
   /* ----- what happens now, in one sentence ----- */
 
-  function purposeLine(game, view) {
+  /* What the question is for; ``me`` (a phone's own seat) says "you" where a sentence is about its player. */
+  function purposeLine(game, view, me) {
     const q = view.question;
     if (q.purpose === "expansion") return t("camp.expansion_question", {n: view.round});
-    if (q.purpose === "duel") return t("camp.duel", {a: said(game, view.attack.attacker), d: said(game, view.attack.defender)});
-    if (q.purpose === "tiebreak") return t("camp.tiebreak", {a: said(game, view.attack.attacker), d: said(game, view.attack.defender)});
-    return t("camp.final_question");
+    if (q.purpose === "final") {
+      const seats = q.seats.slice();
+      return t("duel.final_tied", {names: TR.list(seats.map((s) => said(game, s))), score: view.players[seats[0]].score});
+    }
+    const a = view.attack.attacker;
+    const d = view.attack.defender;
+    const names = {a: said(game, a), d: said(game, d)};
+    if (q.purpose === "duel") {
+      if (me === a) return t("duel.you_attack", names);
+      if (me === d) return t("duel.attacks_you", names);
+      return t("camp.duel", names);
+    }
+    if (me === a) return t("duel.tiebreak_you_attack", names);
+    if (me === d) return t("duel.tiebreak_you_defend", names);
+    return t("camp.tiebreak", names);
+  }
+
+  /* How the last duel ended (the view's ``result``), in words: who took what from whom, "you" on one's own phone. */
+  function resultText(game, view, me) {
+    const r = view.result;
+    if (!r) return "";
+    const p = {a: said(game, r.attacker), d: said(game, r.defender), place: territoryName(view, r.territory)};
+    const own = me === r.attacker ? "_by_you" : "";
+    switch (r.kind) {
+      case "taken": return t(me === r.defender ? "duel.taken_from_you" : "duel.taken" + own, p);
+      case "held": return t(me === r.defender ? "duel.held_by_you" : me === r.attacker ? "duel.held_against_you" : "duel.held", p);
+      case "tower": return t(me === r.defender ? "duel.tower_from_you" : "duel.tower" + own, {...p, n: r.towers});
+      default: return t(me === r.defender ? "duel.eliminated_you" : "duel.eliminated" + own, p);
+    }
+  }
+
+  /* The result is news from the moment a duel is settled until the next question opens (a castle assault's next
+   * duel, the final question: while they are previewed). */
+  const resultNews = (view) => !!view.result && (!view.question || view.phase === "preview");
+
+  function resultBanner(game, view, me, phone) {
+    const r = view.result;
+    const winner = r.kind === "held" ? r.defender : r.attacker;
+    const good = me === undefined || me === null ? "" : me === winner ? " good" : me === r.attacker || me === r.defender ? " bad" : "";
+    return h(phone ? "p" : "section", {class: "camp-result" + good + enter(phone ? "result-phone" : "result", r.key),
+      id: "duel-result", "data-result": r.kind, role: phone ? "status" : null},
+    phone ? null : mark(game, winner, 48), h("span", {class: "result-text"}, resultText(game, view, me)));
   }
 
   function stageLine(view) {
@@ -180,8 +285,9 @@ TR.games.campaign = (() => {
       h("span", {class: "ring-text", "data-countdown-to": String(target)}));
   }
 
-  function prompt(q, extra) {
-    return h("p", {class: "q-prompt" + (extra ? " " + extra : ""), dir: "auto", "data-verbatim": ""}, localized(q.prompt));
+  function prompt(q, extra, role) {
+    return h("p", {class: "q-prompt" + (extra ? " " + extra : ""), dir: "auto", "data-verbatim": "", "data-role": role || null},
+      localized(q.prompt));
   }
 
   function optionText(o) {
@@ -195,8 +301,8 @@ TR.games.campaign = (() => {
   function questionCard(game, view, state) {
     const q = view.question;
     const card = h("section", {class: "q-card" + (q.revealed ? " revealed" : "") + enter("card", q.opens_ms + ":" + q.revealed),
-      id: "question"}, h("p", {class: "q-purpose"}, purposeLine(game, view)), prompt(q));
-    const line = attackLine(game, view);
+      id: "question"}, h("p", {class: "q-purpose"}, purposeLine(game, view)), prompt(q, null, q.revealed ? null : "question"));
+    const line = duelFought(view) ? null : attackLine(game, view);
     if (line) card.insertBefore(h("p", {class: "q-where"}, line), card.lastChild);
     if (!q.revealed) {
       const locked = view.phase === "preview";
@@ -212,27 +318,30 @@ TR.games.campaign = (() => {
             h("span", {class: "answer-state"}, done ? t("camp.has_answered") : t("camp.thinking")));
         }), audience ? h("li", {class: "aud-line"}, audience) : null)));
       if (q.kind === "choice") {
-        card.append(h("ol", {class: "options"}, q.options.map((o, i) => h("li", null,
+        card.append(h("ol", {class: "options" + (q.options.length > 4 ? " many" : "")}, q.options.map((o, i) => h("li", {"data-role": "option"},
           h("span", {class: "letter"}, TR.letter(i)), optionText(o)))));
       }
       return card;
     }
     if (q.kind === "numeric") {
       card.append(h("p", {class: "q-correct"}, t("camp.correct_number", {n: q.correct})));
+      /* Three columns, so a long answer never squeezes the names: the place, the player with how far off and how
+       * fast under the name, and the answer, large (the row's headline at the 10-foot size). */
       const rows = q.ranking.map((seat, place) => {
         const a = q.answers.find((x) => x.seat === seat);
-        return h("tr", {class: place === 0 && a ? "first" : ""},
-          h("td", {class: "place"}, num(place + 1)), h("td", {class: "who-cell"}, who(game, seat, 30)),
-          a ? [h("td", {class: "num"}, num(a.value)), h("td", {class: "num"}, num(a.distance)), h("td", {class: "num"}, seconds(a.ms))]
-            : h("td", {class: "no-answer", colspan: 3}, t("camp.no_answer")));
+        return h("tr", {class: place === 0 && a ? "first" : "", "data-role": "row"},
+          h("td", {class: "place"}, num(place + 1)),
+          h("td", {class: "who-cell"}, who(game, seat, 30), h("span", {class: "reveal-detail"}, a
+            ? t("camp.col_off") + " " + num(a.distance) + " · " + t("camp.col_time") + " " + seconds(a.ms) : t("camp.no_answer"))),
+          h("td", {class: "num answer"}, a ? num(a.value) : "—"));
       });
-      const head = ["", "camp.l_player", "camp.l_answer", "camp.col_off", "camp.col_time"];
+      const head = ["", "camp.l_player", "camp.l_answer"];
       card.append(h("table", {class: "reveal-table"},
         h("thead", null, h("tr", null, head.map((k, i) => h("th", {class: i > 1 ? "num" : ""}, k ? t(k) : "")))),
         h("tbody", null, rows)));
       if (q.drawn) card.append(h("p", {class: "muted"}, t("camp.drawn")));
     } else {
-      card.append(h("ol", {class: "options revealed"}, q.options.map((o, i) => h("li", {class: i === q.correct ? "right" : "wrong"},
+      card.append(h("ol", {class: "options revealed" + (q.options.length > 4 ? " many" : "")}, q.options.map((o, i) => h("li", {class: i === q.correct ? "right" : "wrong", "data-role": "option"},
         h("span", {class: "letter"}, i === q.correct ? "✓" : TR.letter(i)), optionText(o),
         h("span", {class: "pickers"}, q.answers.filter((a) => a.value === i).map((a) => mark(game, a.seat, 26)))))));
     }
@@ -260,7 +369,7 @@ TR.games.campaign = (() => {
       class: "score-card" + (p.eliminated ? " out" : "") + (view.attack && view.attack.attacker === p.seat ? " active" : ""),
       "data-seat": p.seat, style: `--seat: ${colourOf(game, p.seat)}`},
     h("div", {class: "score-line"}, mark(game, p.seat, 40),
-      h("span", {class: "score", "data-score": p.score}, num(p.score)),
+      h("span", {class: "score", "data-score": p.score, "data-role": "score"}, num(p.score)),
       p.eliminated ? h("span", {class: "score-out"}, t("camp.eliminated"))
         : h("span", {class: "score-towers", role: "img", "aria-label": t("camp.towers", {n: p.towers})}, "♜".repeat(p.towers))),
     h("bdi", {class: "name"}, nameOf(game, p.seat)),
@@ -292,9 +401,9 @@ TR.games.campaign = (() => {
   }
 
   function feed(game, view) {
-    const lines = view.history.slice().reverse().map((e) => historyLine(game, view, e)).filter(Boolean).slice(0, 8);
+    const lines = view.history.slice().reverse().map((e) => historyLine(game, view, e)).filter(Boolean).slice(0, 6);
     if (!lines.length) return null;
-    return h("ul", {class: "feed scroll-region", id: "feed"}, lines.map((line, i) => h("li", {class: i === 0 ? "latest" : ""}, line)));
+    return keepWhole(h("ul", {class: "feed", id: "feed"}, lines.map((line, i) => h("li", {class: i === 0 ? "latest" : "", "data-role": "log"}, line))));
   }
 
   /* ----- the audience play-along (host/audience.py) ----- */
@@ -303,11 +412,11 @@ TR.games.campaign = (() => {
     const a = state.audience;
     if (!a || !a.top.length) return null;
     return h("section", {class: "aud-top", id: "audience-top"}, h("h2", null, title || t("aud.top_five")),
-      h("ol", null, a.top.map((p) => h("li", {class: "aud-row", "data-seat": p.id},
+      keepWhole(h("ol", null, a.top.map((p) => h("li", {class: "aud-row", "data-seat": p.id, "data-role": "row"},
         h("span", {class: "aud-place"}, num(p.place)),
         h("span", {class: "who"}, badge(p.colour, p.shape, 26), h("bdi", {class: "name"}, p.name)),
         h("span", {class: "aud-points"}, t("aud.points", {n: p.points}),
-          p.gained && a.revealed ? h("span", {class: "aud-gained"}, " ", t("aud.gained", {n: p.gained})) : null)))));
+          p.gained && a.revealed ? h("span", {class: "aud-gained"}, " ", t("aud.gained", {n: p.gained})) : null))))));
   }
 
   function audienceWinner(state) {
@@ -332,15 +441,15 @@ TR.games.campaign = (() => {
 
   function statsTable(game, view) {
     const stats = view.stats || [];
-    const columns = ["camp.l_player", "camp.s_score", "camp.s_right", "camp.s_mean", "camp.s_taken", "camp.s_defended"];
+    const columns = ["camp.l_player", "camp.s_score", "duel.s_answers", "camp.s_mean", "camp.s_taken", "camp.s_defended"];
     return h("table", {class: "stats", id: "stats"},
       h("thead", null, h("tr", null, columns.map((k, i) => h("th", {class: i ? "num" : ""}, t(k))))),
       h("tbody", null, standingsOrder(view, game).map((seat) => {
         const s = stats.find((x) => x.seat === seat);
         const p = view.players[seat];
-        return h("tr", {class: p.eliminated ? "out" : ""}, h("td", {class: "who-cell"}, who(game, seat, 30)),
+        return h("tr", {class: p.eliminated ? "out" : "", "data-role": "row", "data-seat": seat}, h("td", {class: "who-cell"}, who(game, seat, 30)),
           h("td", {class: "num score"}, num(p.score)),
-          h("td", {class: "num"}, s ? t("camp.right_of", {right: s.right, n: s.answers}) : "—"),
+          h("td", {class: "num right-closest"}, s ? t("duel.right_closest", {right: s.right, closest: s.closest || 0, n: s.answers}) : "—"),
           h("td", {class: "num"}, s && s.mean_ms !== null && s.mean_ms !== undefined ? seconds(s.mean_ms) : "—"),
           h("td", {class: "num"}, s ? num(s.taken) : "—"), h("td", {class: "num"}, s ? num(s.defended) : "—"));
       })));
@@ -372,9 +481,17 @@ TR.games.campaign = (() => {
     return log;
   }
 
+  /* Each tie the final quick question decided (CAMP-R24, D12), said on the results. */
+  function tiebreakNotes(game, view) {
+    const groups = (view.settled || []).filter((g) => g.seats.length > 1);
+    if (!groups.length) return null;
+    return h("div", {class: "tiebreak-notes", id: "tiebreak-note"}, groups.map((g) => h("p", {class: "tiebreak-note"},
+      t("duel.tied_final", {names: TR.list(g.seats.map((s) => said(game, s))), score: g.score, winner: said(game, g.seats[0])}))));
+  }
+
   function finalScreen(game, view, state) {
-    return h("section", {class: "camp-final"}, statsTable(game, view),
-      h("div", {class: "final-board"}, h("div", {class: "camp-map-wrap"}, mapOrWait(view, game, {persist: "tv"})),
+    return h("section", {class: "camp-final"}, tiebreakNotes(game, view), statsTable(game, view),
+      h("div", {class: "final-board"}, h("div", {class: "camp-map-wrap"}, mapOrWait(view, game, {persist: "tv", fit: true, names: false, values: false})),
         state ? audienceWinner(state) : null),
       answerLog(game, view));
   }
@@ -408,13 +525,44 @@ TR.games.campaign = (() => {
     }
     const crowd = state && state.audience && view.phase === "reveal" ? audienceTop(state) : null;
     const top = view.question ? questionCard(game, view, state) : banner(game, view);
-    el.append(h("div", {class: "camp-tv"},
+    const news = resultNews(view) ? resultBanner(game, view) : null;
+    const fought = duelFought(view);
+    /* During a question the map is only the scene (no names, no values: too small to read from the sofa); during a
+     * duel the side column shows the two sides and the fought-over territory zoomed, with its name. */
+    const map = crowd || h("div", {class: "camp-map-wrap" + (view.question ? " dim" : "")},
+      mapOrWait(view, game, {choosable: view.options, persist: "tv", fit: true,
+        ...(view.question ? {names: false, values: false} : {})}));
+    el.append(h("div", {class: "camp-tv" + (fought ? " dueling" : "") + (view.question ? " asking" : "")},
       h("div", {class: "camp-main"},
         h("p", {class: "stage-line"}, stageLine(view)),
+        news,
         top ? h("div", {class: "camp-top" + (view.question ? " has-question" : "")}, top) : null,
-        crowd || h("div", {class: "camp-map-wrap" + (view.question ? " dim" : "")},
-          mapOrWait(view, game, {choosable: view.options, persist: "tv"}))),
-      h("aside", {class: "camp-side"}, scoreboard(game, view, state), orderStrip(game, view), feed(game, view))));
+        fought ? null : map),
+      h("aside", {class: "camp-side"}, scoreboard(game, view, state),
+        fought ? duelBoard(game, view) : [orderStrip(game, view), feed(game, view)])));
+  }
+
+  /* A duel (or its tiebreak) being fought: its question is on and its target chosen. */
+  const duelFought = (view) => !!(view.question && ["duel", "tiebreak"].includes(view.question.purpose)
+    && view.attack && view.attack.target !== null && view.attack.defender !== null);
+
+  /* The duel on the TV, large: attacker against defender, and the map zoomed to the target and the attacker's land
+   * next to it (the two sides of the border being fought over), with their names at the 10-foot size. */
+  function duelBoard(game, view) {
+    const attack = view.attack;
+    const drawing = loadMap(view.map);
+    let zoomed = h("p", {class: "muted"}, t("common.loading"));
+    if (drawing) {
+      const near = new Set((drawing.territories.find((x) => x.id === attack.target) || {}).neighbours || []);
+      const from = view.territories.filter((x) => x.owner === attack.attacker && near.has(x.id)).map((x) => x.id);
+      const focus = [attack.target, ...from];
+      zoomed = drawMap(drawing, view, game, {persist: "duel", fit: true, focus, only: new Set(focus)});
+    }
+    return h("section", {class: "duel-board", id: "duel-board", "data-target": attack.target},
+      h("p", {class: "duel-sides"}, who(game, attack.attacker, 30), h("span", {class: "duel-vs", "aria-hidden": "true"}, "⚔"),
+        who(game, attack.defender, 30)),
+      h("div", {class: "duel-map"}, zoomed),
+      h("p", {class: "duel-target"}, attackLine(game, view)));
   }
 
   /* ----- the phone ----- */
@@ -457,8 +605,9 @@ TR.games.campaign = (() => {
     }
     const now = actionNow(game, view);
     const parts = [h("p", {class: "watch-stage"}, stageLine(view))];
+    if (resultNews(view)) parts.push(resultBanner(game, view, me, true));
     if (q) {
-      parts.push(h("p", {class: "watch-line"}, purposeLine(game, view)), prompt(q, "small"));
+      parts.push(h("p", {class: "watch-line"}, purposeLine(game, view, me)), prompt(q, "small"));
       if (q.revealed) parts.push(h("p", {class: "watch-correct"}, t("camp.correct_is", {x: correctText(q)})));
       else if (q.kind === "choice") {
         parts.push(h("ol", {class: "watch-options"}, q.options.map((o, i) => h("li", null,
@@ -482,22 +631,26 @@ TR.games.campaign = (() => {
         phoneStandings(game, view, me));
       return;
     }
-    if (q && q.seats.includes(me)) { el.append(miniScores(game, view, me), answerPad(game, view, q, act, receivedAt)); return; }
+    const news = resultNews(view) ? resultBanner(game, view, me, true) : null;
+    if (q && q.seats.includes(me)) { el.append(miniScores(game, view, me), news || "", answerPad(game, view, q, act, receivedAt, me)); return; }
     if (view.phase === "pick" && view.picks[0] === me) { el.append(miniScores(game, view, me), chooser(game, view, "pick", act)); return; }
-    if (view.phase === "target" && view.attack.attacker === me) { el.append(miniScores(game, view, me), chooser(game, view, "target", act)); return; }
+    if (view.phase === "target" && view.attack.attacker === me) { el.append(miniScores(game, view, me), news || "", chooser(game, view, "target", act)); return; }
     watcher(el, game, state, me);
   }
 
-  function answerPad(game, view, q, act, receivedAt) {
+  function answerPad(game, view, q, act, receivedAt, me) {
     const wrap = h("div", {class: "pad-wrap" + enter("pad", q.opens_ms + ":" + q.revealed + ":" + (q.yours !== undefined)), id: "answer-pad"});
-    wrap.append(h("p", {class: "q-purpose"}, purposeLine(game, view)), prompt(q, "small"));
+    wrap.append(h("p", {class: "q-purpose"}, purposeLine(game, view, me)), prompt(q, "small"));
     if (entry.step !== q.opens_ms) entry = {step: q.opens_ms, text: "", sent: null, shownAt: null};
     if (q.revealed) {
+      /* A number question: "Right!" for the exact number, "Closest!" for the nearest answer that is not exact
+       * (it wins the round all the same, CAMP-D5), else "Not this time". */
       const mine = (q.answers || []).find((a) => a.seat === game.you);
-      const right = q.kind === "numeric" ? q.ranking[0] === game.you : mine && mine.value === q.correct;
-      TR.sound && TR.sound.cue(right ? "right" : "wrong", q.opens_ms);
-      wrap.append(h("p", {class: "big-text " + (right ? "good" : "bad"), id: "my-result"},
-        right ? t("camp.you_right") : mine ? t("camp.you_wrong") : t("camp.no_answer")),
+      const right = mine && (q.kind === "numeric" ? mine.distance === 0 : mine.value === q.correct);
+      const closest = !right && mine && q.kind === "numeric" && q.ranking[0] === game.you;
+      TR.sound && TR.sound.cue(right || closest ? "right" : "wrong", q.opens_ms);
+      wrap.append(h("p", {class: "big-text " + (right || closest ? "good" : "bad"), id: "my-result", "data-verdict": right ? "right" : closest ? "closest" : mine ? "wrong" : "none"},
+        right ? t("camp.you_right") : closest ? t("duel.closest") : mine ? t("camp.you_wrong") : t("camp.no_answer")),
       h("p", null, t("camp.correct_is", {x: correctText(q)})));
       return wrap;
     }
