@@ -7,7 +7,7 @@ from typing import Any
 from flask import request
 
 from host.room import Room, RoomError, clean_name, normalise_code
-from host.sockets import SafeNamespace, ok, payload_dict, runtime, spectator_state
+from host.sockets import SafeNamespace, apply_control, ok, payload_dict, runtime, spectator_state
 
 
 class PlayerNamespace(SafeNamespace):
@@ -109,6 +109,32 @@ class PlayerNamespace(SafeNamespace):
             else rt.service.view(room, seat_id)  # (a latecomer player playing along: its own view)
         rt.socketio.emit("state", state, to=request.sid, namespace="/play", ignore_queue=True)
         return ok(**answer)
+
+    def on_remote_claim(self, data: Any) -> dict[str, Any]:
+        """``{handover}``: the hand-over code the host's TV showed (its QR code's ``#remote=``): this seat's phones
+        hold the host remote from now on (host/remote.py, docs/remote.md). The remote's view follows as ``remote``."""
+        data = payload_dict(data, "handover")
+        room, seat_id = self._require_seat()
+        runtime().limits.hit("seat", request.remote_addr)  # logged and broadcast: within a rate
+        runtime().service.remotes.claim(room, seat_id, data["handover"])
+        return ok()
+
+    def on_remote_control(self, data: Any) -> dict[str, Any]:
+        """``{control, ...}``: a host control from the phone holding the host remote, the TV's ``control`` with the
+        same fields and checks; refused ``not_host`` from any other phone. Logged with ``remote``: the seat."""
+        data = payload_dict(data, "control")
+        room, seat_id = self._require_seat()
+        rt = runtime()
+        rt.service.remotes.require(room, seat_id)
+        apply_control(rt, room, data, request.remote_addr, by=seat_id)
+        return ok()
+
+    def on_remote_release(self, data: Any) -> dict[str, Any]:
+        """``{}``: the phone holding the host remote gives it back to the TV."""
+        payload_dict(data)
+        room, seat_id = self._require_seat()
+        runtime().service.remotes.release(room, seat_id)
+        return ok()
 
     def _newcomer(self, data: dict[str, Any]) -> Room:
         """The room a phone without a seat asks to be seated in (``join``, ``claim``), counted against its address's
