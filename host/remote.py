@@ -74,6 +74,14 @@ class Remotes:
         if before is not None and before != seat_id:
             self.tell_off(room, before)
 
+    def cancel(self, room: Room) -> None:
+        """The TV closed its hand-over code unused: it works no more (a phone holding the remote keeps it)."""
+        with self.service.locks[room.code]:
+            if self.pending.pop(room.code, None) is None:
+                raise RoomError("not_now", "no hand-over code is waiting")
+            room.version += 1
+        self.service.notify(room.code)
+
     def take_back(self, room: Room) -> None:
         """The TV takes the remote back (and forgets a code not used yet): the holder's phones are told at once and
         their controls are refused from now on."""

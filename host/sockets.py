@@ -29,7 +29,7 @@ CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game":
                   "team": ("seat", "team"), "lineup": ("seat", "play", "instead"),
                   "seat_grace": ("seconds",), "name_filter": ("on",)}  # only these are logged
 
-TV_CONTROLS = ("handover", "take_back")  # the host remote (host/remote.py): the host's TV alone hands it over
+TV_CONTROLS = ("handover", "handover_cancel", "take_back")  # the host remote (host/remote.py): the host's TV alone hands it over
 
 OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
 
@@ -295,6 +295,9 @@ class TvNamespace(SafeNamespace):
             room = rt.service.room(code)
             if control == "take_back":
                 rt.service.remotes.take_back(room)
+                return ok()
+            if control == "handover_cancel":  # the TV closed its QR code unused: the code works no more
+                rt.service.remotes.cancel(room)
                 return ok()
             offer = rt.service.remotes.offer(room)
             room.version += 1  # the TV's view says a code waits

@@ -212,3 +212,15 @@ def test_the_remote_belongs_to_the_seat_through_a_reconnect_a_restart_and_ends_w
     assert emit(ben, "remote_claim", {"handover": handover(tv)})["ok"]
     assert control(tv, "kick", seat=2)["ok"]  # a kicked seat's phone runs nothing
     assert harness.service.room(code).remote_seat is None and last_state(tv, "/tv")["remote"] is None
+
+
+def test_a_code_the_tv_closed_unused_works_no_more_and_leaves_the_holder_alone():
+    harness = Harness()
+    code, tv, phones = quiz_room(harness, players=("Ana", "Ben"))
+    assert emit(phones["Ana"], "remote_claim", {"handover": handover(tv)})["ok"]
+    unused = handover(tv)
+    assert control(tv, "handover_cancel")["ok"]
+    assert error(control(tv, "handover_cancel")) == ("not_now", None)
+    assert error(emit(phones["Ben"], "remote_claim", {"handover": unused})) == ("bad_handover", "handover")
+    assert harness.service.room(code).remote_seat == 1 and remote(phones["Ana"], "select_game", game="quiz")["ok"]
+    assert error(emit(phones["Ana"], "remote_control", {"control": "take_back"})) == ("invalid", "control")
