@@ -35,8 +35,10 @@ class PlayerNamespace(SafeNamespace):
 
     def _spread(self, room: Room, seat_id: int) -> dict[str, Any]:
         """``spread: true`` tells a spectator's phone behind HAProxy to reconnect with its own ``?audience=PEER``, so
-        that a big room's audience spreads over every worker (docs/scaling.md)."""
-        return {"spread": True} if runtime().relay is not None and room.seats[seat_id].role == "spectator" else {}
+        that a big room's audience spreads over every worker (docs/scaling.md). A spectator holding the host remote
+        stays on the room's own worker, where its controls are taken (docs/remote.md)."""
+        spread = runtime().relay is not None and room.seats[seat_id].role == "spectator" and room.remote_seat != seat_id
+        return {"spread": True} if spread else {}
 
     def on_claim(self, data: Any) -> dict[str, Any]:
         """``{code, name}``: "that's me": this phone is the person of the seat with this name, whose phone is gone;
