@@ -224,3 +224,42 @@ def test_a_code_the_tv_closed_unused_works_no_more_and_leaves_the_holder_alone()
     assert error(emit(phones["Ben"], "remote_claim", {"handover": unused})) == ("bad_handover", "handover")
     assert harness.service.room(code).remote_seat == 1 and remote(phones["Ana"], "select_game", game="quiz")["ok"]
     assert error(emit(phones["Ana"], "remote_control", {"control": "take_back"})) == ("invalid", "control")
+
+
+def test_the_remote_answers_a_that_s_me_and_every_bad_payload_is_refused_with_nothing_changed():
+    import random
+
+    harness = Harness()
+    code, tv, phones = quiz_room(harness, players=("Ana", "Ben"))
+    ana = phones["Ana"]
+    assert emit(ana, "remote_claim", {"handover": handover(tv)})["ok"]
+    phones["Ben"].disconnect(namespace="/play")
+    newcomer = harness.phone()
+    asked = emit(newcomer, "claim", {"code": code, "name": "Ben"})
+    assert asked["ok"]
+    assert remote_views(ana)[-1]["claims"] == [{"id": asked["claim"], "seat": 2, "name": "Ben"}]
+    assert remote(ana, "claim", claim=asked["claim"], accept=True)["ok"]
+    assert [m for m in newcomer.get_received("/play") if m["name"] == "claimed"]
+    assert remote_views(ana)[-1]["claims"] == []
+
+    room = harness.service.room(code)
+    seq = room.seq
+    rng = random.Random(18)
+    junk = [None, True, 0, -1, 2**70, 1.5, "", "x" * 300, [], {}, ["start"], {"control": "fly"}, "\u202e"]
+    for _ in range(400):
+        payload = rng.choice(junk) if rng.random() < 0.2 else {
+            "control": rng.choice(["kick", "settings", "select_game", "lineup", "team", "claim", "lock", "nuke",
+                                   "handover", "take_back", None, 3]),
+            **{rng.choice(["seat", "game", "settings", "play", "instead", "team", "claim", "accept", "locked"]):
+               rng.choice(junk) for _ in range(rng.randrange(3))}}
+        for event in ("remote_control", "remote_claim", "remote_release"):
+            if event == "remote_release" and isinstance(payload, dict):
+                continue  # any object is a well-formed release (its keys are not read)
+            answer = emit(ana if event != "remote_claim" else harness.phone(), event, payload)
+            assert isinstance(answer, dict) and "ok" in answer
+            if not answer["ok"]:
+                assert answer["error"]["code"] != "internal", (event, payload, answer)
+    assert room.remote_seat == 1  # no junk gave it away or took it
+    changed = [e.kind for e in harness.service.store.events(code)][seq:]
+    assert set(changed) <= {"lock", "kick", "team", "lineup", "settings", "select_game"}, changed
+    assert emit(ana, "remote_release", {"anything": 1})["ok"] and room.remote_seat is None
