@@ -35,9 +35,12 @@ class PlayerNamespace(SafeNamespace):
 
     def _spread(self, room: Room, seat_id: int) -> dict[str, Any]:
         """``spread: true`` tells a spectator's phone behind HAProxy to reconnect with its own ``?audience=PEER``, so
-        that a big room's audience spreads over every worker (docs/scaling.md). A spectator holding the host remote
-        stays on the room's own worker, where its controls are taken (docs/remote.md)."""
-        spread = runtime().relay is not None and room.seats[seat_id].role == "spectator" and room.remote_seat != seat_id
+        that a big room's audience spreads over every worker (docs/scaling.md). A spectator holding the host remote,
+        and any while a hand-over code waits (it may be the one about to say it), stays on the room's own worker,
+        where the remote's events are taken (docs/remote.md)."""
+        service = runtime().service
+        spread = runtime().relay is not None and room.seats[seat_id].role == "spectator" and \
+            room.remote_seat != seat_id and room.code not in service.remotes.pending
         return {"spread": True} if spread else {}
 
     def on_claim(self, data: Any) -> dict[str, Any]:

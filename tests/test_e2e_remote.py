@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
 from tests.e2e import PHONE, SMALL_PHONE, decode_qr, join, new_page, open_tv, shot
+from tests.screens.harness import SETTLE_AND_CHECK
 
 QUESTIONS = [
     {"type": "choice", "prompt": "Which planet is the largest?", "options": ["Mars", "Venus", "Jupiter"], "correct": 2},
@@ -43,6 +44,18 @@ def frames(page: Page) -> list[str]:
     kept: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: kept.append(str(payload))))
     return kept
+
+
+def judged(page: Page, kind: str, width: int, langs: tuple[str, ...] = ("en",)) -> None:
+    """The screens checker (tests/screens/checker.js) passes this screen in each language: nothing cut, overlapping,
+    off screen or scrolled out of reach, no Latin digit on a Persian page. A phone switches its own language."""
+    for lang in langs:
+        if kind == "phone":
+            page.select_option("#phone-language", lang)
+            expect(page.locator("#remote-title")).to_have_text(
+                {"en": "Host remote", "fa": "کنترل میزبان", "ro": "Telecomanda gazdei"}[lang])
+        problems = page.evaluate(SETTLE_AND_CHECK, {"lang": lang, "kind": kind, "minPx": 0, "width": width})
+        assert not problems, (lang, problems[:3])
 
 
 def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_them_back(
@@ -74,6 +87,7 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
     tv.click("#handover-open")
     expect(tv.locator("#handover-sheet")).to_be_visible()
     shot(tv, "remote-tv-handover")
+    judged(tv, "tv", 1280)
     url = decode_qr(tv.locator("#handover-qr").screenshot())
     assert urlsplit(url).path == f"/join/{code}" and urlsplit(url).fragment.startswith("remote=")
     assert token not in url
@@ -85,6 +99,7 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
     expect(tv.locator("#remote-held")).to_contain_text("\u2068Ana\u2069's phone has the host controls")
     expect(bob.locator("#remote-open")).to_have_count(0)
     shot(ana, "remote-phone-lobby")
+    judged(ana, "phone", 360, ("fa", "ro", "en"))
 
     # ----- Ana runs the quiz from the sofa -----
     ana.click("#remote [data-game='quiz']")
@@ -95,6 +110,8 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
         expect(tv.locator("#quiz-count")).to_have_text(f"Question {index + 1} of 3")
         expect(ana.locator("#remote-answer")).to_have_text(ANSWERS[index])  # before the reveal, on her phone only
         expect(ana.locator("#remote-revealed")).to_have_count(0)
+        if index == 1:
+            judged(ana, "phone", 360, ("fa", "ro", "en"))  # a number with its unit, in Persian digits too
         if index == 0:
             shot(ana, "remote-phone-quizmaster")
             ana.click("#remote-pause")

@@ -34,7 +34,7 @@ TR.handover = (() => {
   function showSheet(offer) {
     closeSheet();
     const cancel = h("button", {id: "handover-cancel", class: "big", onclick: () => { control("handover_cancel"); closeSheet(); }}, t("remote.cancel"));
-    sheet = h("div", {class: "handover-sheet", id: "handover-sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "handover-title"},
+    sheet = h("div", {class: "handover-sheet", id: "handover-sheet", "data-overlay": "", role: "dialog", "aria-modal": "true", "aria-labelledby": "handover-title"},
       h("div", {class: "handover-card"},
         h("h2", {id: "handover-title"}, t("remote.sheet_title")),
         h("div", {class: "handover-qr", id: "handover-qr", "data-url-length": offer.url.length}, qrNode(offer.qr)),

@@ -47,8 +47,9 @@ TR.remote = (() => {
   async function claim() {
     claiming = true;
     const answer = await hooks.ask("remote_claim", {handover});
-    handover = null;
     claiming = false;
+    if (!answer.ok && ["use_room_route", "timeout", "room_moving"].includes(answer.error.code)) return;  /* said again with the next state */
+    handover = null;
     if (!answer.ok) hooks.say(() => errorText(answer.error), true);
   }
 
