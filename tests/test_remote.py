@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+import socketio
+
 from host.remote import HANDOVER_TTL_MS
 from host.service import RoomService
 from tests.conftest import Harness, control, last_state
@@ -263,3 +265,43 @@ def test_the_remote_answers_a_that_s_me_and_every_bad_payload_is_refused_with_no
     changed = [e.kind for e in harness.service.store.events(code)][seq:]
     assert set(changed) <= {"lock", "kick", "team", "lineup", "settings", "select_game"}, changed
     assert emit(ana, "remote_release", {"anything": 1})["ok"] and room.remote_seat is None
+
+
+def test_the_remote_survives_a_restart_of_the_real_server_and_a_used_code_stays_used(servers: Any):
+    from tests.live import HostedRoom, client
+
+    server = servers.start()
+    room = HostedRoom(server.url)
+    phone = client(server.url + f"?room={room.code}", "/play")
+    joined = phone.call("join", {"code": room.code, "name": "Quinn", "role": "spectator"}, namespace="/play")
+    assert joined["ok"]
+    offered = room.control(control="handover")["handover"]["url"]
+    code = urlsplit(offered).fragment.removeprefix("remote=")
+    assert phone.call("remote_claim", {"handover": code}, namespace="/play")["ok"]
+    spare = room.control(control="handover")["handover"]["url"]  # waits, unused, when the server goes down
+    room.close()
+    phone.disconnect()
+    server.kill()  # a power cut: nothing written at the end
+    server.start()
+
+    views: list[dict[str, Any]] = []
+    again = socketio.Client(reconnection=False)
+    again.on("remote", views.append, namespace="/play")
+    again.connect(server.url + f"?room={room.code}", namespaces=["/play"], transports=["websocket"])
+    try:
+        assert again.call("hello", {"code": room.code, "token": joined["token"]}, namespace="/play")["ok"]
+        assert again.call("remote_control", {"control": "select_game", "game": "quiz"}, namespace="/play")["ok"]
+        assert views and views[-1]["on"] and views[-1]["seat"] == joined["seat"]
+        for used in (code, urlsplit(spare).fragment.removeprefix("remote=")):  # used, and voided by the restart
+            refused = again.call("remote_claim", {"handover": used}, namespace="/play")
+            assert refused["error"]["code"] == "bad_handover"
+    finally:
+        again.disconnect()
+    host = HostedRoom.__new__(HostedRoom)  # the TV comes back with its host token: still the host, and sees who
+    host.url, host.code, host.token, host.host = server.url, room.code, room.token, client(server.url, "/tv")
+    try:
+        state = host.watch()["state"]
+        assert state["host"] and state["remote"] == {"seat": joined["seat"], "name": "Quinn", "waiting": False}
+        assert host.control(control="take_back")["ok"]
+    finally:
+        host.close()
