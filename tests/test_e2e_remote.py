@@ -129,15 +129,18 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
             for digit in "8800":
                 bob.click(f"[data-key='{digit}']")
             bob.click("[data-key='ok']")
+        expect(ana.locator("#remote-answered")).to_have_text("1 of 2 answered")
         ana.click("#remote-skip")  # Ana plays quizmaster: she closes the question herself
         expect(tv.locator(".quiz-reveal")).to_be_visible()
         expect(ana.locator("#remote-revealed")).to_be_visible()
         if q["type"] == "numeric":  # the reveal carries it: the frames read above would have shown it
             assert [f for f in bob_frames if "8849" in f]
-        expect(ana.locator("#remote-next")).to_be_enabled()
+        last = index + 1 == len(QUESTIONS)
+        expect(ana.locator("#remote-next")).to_have_text("Final results" if last else "Leaderboard")
         ana.click("#remote-next")
-        if index + 1 < len(QUESTIONS):
+        if not last:
             expect(tv.locator("#quiz-board")).to_be_visible()
+            expect(ana.locator("#remote-next")).to_have_text("Next question")
             ana.click("#remote-next")
     expect(tv.locator(".finished-head h1")).to_have_text("Results")
     expect(ana.locator("#remote-start")).to_be_visible()

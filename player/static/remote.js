@@ -144,9 +144,18 @@ TR.remote = (() => {
         h("button", {class: "big primary", id: "remote-start", disabled: !state.selected_game, onclick: () => send("start")}, t("tv.start")),
         phase === "finished" ? h("button", {class: "big", id: "remote-lobby", onclick: () => send("lobby")}, t("tv.back_to_lobby")) : null];
     }
-    const waiting = !!(game && game.view && game.view.waiting_for_host);
+    const view = game && game.view;
+    const waiting = !!(view && view.waiting_for_host);
+    /* the Quiz's Next says where it goes, as the TV's does */
+    const label = game && game.id === "quiz" && waiting
+      ? (view.phase === "reveal" ? (view.index + 1 >= view.total ? "quiz.next_results" : "quiz.next_board") : "quiz.next_question")
+      : "remote.next";
+    const answered = game && game.id === "quiz" && view && view.phase === "question" && Array.isArray(view.answered)
+      ? h("p", {class: "muted", id: "remote-answered", role: "status"}, t("quiz.answered_of", {answered: view.answered.length, n: view.players.length}))
+      : null;
     return [
-      h("button", {class: "big primary", id: "remote-next", disabled: !waiting || state.paused, onclick: () => send("next")}, t("remote.next")),
+      answered,
+      h("button", {class: "big primary", id: "remote-next", disabled: !waiting || state.paused, onclick: () => send("next")}, t(label)),
       h("div", {class: "remote-row"},
         state.paused
           ? h("button", {class: "big", id: "remote-resume", onclick: () => send("resume")}, t("tv.resume"))
@@ -179,7 +188,8 @@ TR.remote = (() => {
     }
     const game = state.game;
     const k = JSON.stringify([view.claims, view.notes, state.phase, state.paused, state.selected_game, state.games.map((g) => g.id),
-      state.players.map((p) => [p.id, p.name]), game && game.deadline_ms === null, game && game.view && game.view.waiting_for_host, TR.lang]);
+      state.players.map((p) => [p.id, p.name]), game && game.deadline_ms === null, game && game.view && game.view.waiting_for_host,
+      game && game.view && [game.view.phase, game.view.index, game.view.answered], TR.lang]);
     panel.hidden = false;
     document.body.classList.add("remote-open");
     if (k === drawnKey) return;  /* the buttons stay under the thumb while nothing they do changed */
