@@ -5,7 +5,8 @@ The host taps "Hand controls to a phone" on the TV; Ana's phone (360x640) reads 
 from a screenshot, as a camera would) and gets the host remote beside her player screen. From it she chooses the
 Quiz, starts it, pauses and resumes, skips each question's timer, reads each right answer before the TV reveals it,
 and takes every Next of a host-paced quiz to its end; then starts again and ends the game. Bob's phone and the TV
-never receive an answer early (every WebSocket frame they get is kept and read). The TV takes the remote back with
+never receive an answer early (every WebSocket frame they get is kept and read). A reload of Ana's page brings the
+remote back (it belongs to her seat). The TV takes the remote back with
 one tap: Ana's "Host" button and panel go at once, and a control from her seat is refused ``not_host``."""
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
     expect(tv.locator("#handover-sheet")).to_have_count(0)
     expect(tv.locator("#remote-held")).to_contain_text("\u2068Ana\u2069's phone has the host controls")
     expect(bob.locator("#remote-open")).to_have_count(0)
+    judged(tv, "tv", 1280)  # the header's "Ana's phone has the host controls" and "Take back" fit beside the rest
     shot(ana, "remote-phone-lobby")
     judged(ana, "phone", 360, ("fa", "ro", "en"))
 
@@ -158,6 +160,11 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
     assert not remote_frames, remote_frames[:1]
     assert not [f for f in bob_frames + tv_frames if re.search(r'[{,]"correct":', f) and '"phase":"question"' in f]
     assert [f for f in bob_frames if re.search(r'[{,]"correct":', f)]  # the reveals carry it: the search finds it
+
+    # ----- the remote belongs to Ana's seat: a reload of her page brings it back -----
+    ana.reload()
+    expect(ana.locator("#remote-open")).to_be_visible()
+    expect(ana.locator("#remote-start")).to_be_visible()
 
     # ----- the TV takes the remote back with one tap -----
     tv.click("#remote-take-back")
