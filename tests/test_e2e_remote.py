@@ -104,8 +104,16 @@ def test_the_host_hands_the_controls_to_a_phone_runs_a_quiz_from_it_and_takes_th
     judged(ana, "phone", 360, ("fa", "ro", "en"))
 
     # ----- Ana runs the quiz from the sofa -----
-    ana.click("#remote [data-game='quiz']")
-    expect(ana.locator("#remote [data-game='quiz']")).to_have_attribute("aria-pressed", "true")
+    ana.select_option("#remote-game", "quiz")
+    expect(tv.locator("[data-game=quiz]")).to_have_class(re.compile(r"\bselected\b"))
+    ana.click("#remote-settings summary")  # the lobby's settings, as on the TV
+    ana.fill("#remote-set-seconds", "60")
+    ana.press("#remote-set-seconds", "Enter")
+    expect(tv.locator("#set-seconds")).to_have_value("60")
+    ana.uncheck("#remote-set-streak")
+    expect(tv.locator("#set-streak")).not_to_be_checked()
+    expect(ana.locator("#remote-settings")).to_have_attribute("open", "")
+    judged(ana, "phone", 360, ("ro", "en"))  # (fa: the catalog's own label of pack_time holds "Kahoot!")
     ana.click("#remote-start")
     expect(tv.locator("#quiz-count")).to_have_text("Question 1 of 3")
     for index, q in enumerate(QUESTIONS):

@@ -18,6 +18,7 @@ TR.remote = (() => {
   let drawnKey = null;
   let handover = null;  /* a hand-over code from the URL's fragment, said once the phone has a seat */
   let claiming = false;
+  let settingsOpen = false;  /* the lobby's settings section, as the host left it */
 
   /* The code in the address (the QR code opened in this tab, or in a tab already open here: only its fragment
    * changed) is taken and removed from the address bar; a seated phone says it at once, another once seated. */
@@ -132,15 +133,46 @@ TR.remote = (() => {
         h("button", {class: "big", id: "remote-claim-no", onclick: () => send("claim", {claim: c.id, accept: false})}, t("tv.claim_no"))));
   }
 
+  /* The selected game's settings, as the TV's lobby has them (a number typed in any of the page's digits). */
+  function settings(game) {
+    if (!game || !game.settings || !game.settings.length || !game.values) return null;
+    const set = (key, value) => send("settings", {game: game.id, settings: {[key]: value}});
+    const rows = game.settings.map((s) => {
+      const value = game.values[s.key];
+      const id = "remote-set-" + s.key;
+      let input;
+      if (s.kind === "bool") {
+        input = h("input", {type: "checkbox", id, checked: value, onchange: (e) => set(s.key, e.target.checked)});
+      } else if (s.kind === "int") {
+        input = h("input", {type: "text", id, value: TR.plain(value), inputmode: "numeric", autocomplete: "off", size: 5,
+          onchange: (e) => {
+            const western = TR.western(e.target.value).trim();
+            if (!/^[0-9]{1,9}$/.test(western)) { hooks.say(() => t("error.whole_number"), true); e.target.value = TR.plain(value); return; }
+            set(s.key, Number(western));
+          }});
+      } else {
+        input = h("select", {id, onchange: (e) => set(s.key, e.target.value)},
+          s.choices.map((c) => h("option", {value: c, selected: c === value}, t("choice." + c))));
+      }
+      return h("label", {class: "remote-setting", for: id}, h("span", null, t(s.label_key)), input,
+        s.kind === "int" ? h("span", {class: "muted"}, t("tv.range", {min: s.min, max: s.max})) : null);
+    });
+    return h("details", {class: "remote-settings", id: "remote-settings", open: settingsOpen,
+      ontoggle: (e) => { settingsOpen = e.currentTarget.open; }},
+    h("summary", null, t("tv.settings", {game: t(game.name_key)})), rows);
+  }
+
   function gameControls() {
     const phase = state.phase;
     const game = state.game;
     if (phase === "lobby" || phase === "finished") {
       const games = state.games.filter((g) => g.playable !== false);
       return [
-        h("div", {class: "remote-games", role: "group", "aria-label": t("remote.game")},
-          games.map((g) => h("button", {class: "remote-game" + (g.id === state.selected_game ? " selected" : ""), "data-game": g.id,
-            "aria-pressed": g.id === state.selected_game ? "true" : "false", onclick: () => send("select_game", {game: g.id})}, t(g.name_key)))),
+        h("label", {class: "remote-game", for: "remote-game"}, h("span", null, t("remote.game")),
+          h("select", {id: "remote-game", onchange: (e) => send("select_game", {game: e.target.value})},
+            state.selected_game ? null : h("option", {value: "", selected: true, disabled: true}, t("tv.choose_game")),
+            games.map((g) => h("option", {value: g.id, selected: g.id === state.selected_game}, t(g.name_key))))),
+        phase === "lobby" ? settings(state.games.find((g) => g.id === state.selected_game)) : null,
         h("button", {class: "big primary", id: "remote-start", disabled: !state.selected_game, onclick: () => send("start")}, t("tv.start")),
         phase === "finished" ? h("button", {class: "big", id: "remote-lobby", onclick: () => send("lobby")}, t("tv.back_to_lobby")) : null];
     }
@@ -189,7 +221,8 @@ TR.remote = (() => {
     const game = state.game;
     const k = JSON.stringify([view.claims, view.notes, state.phase, state.paused, state.selected_game, state.games.map((g) => g.id),
       state.players.map((p) => [p.id, p.name]), game && game.deadline_ms === null, game && game.view && game.view.waiting_for_host,
-      game && game.view && [game.view.phase, game.view.index, game.view.answered], TR.lang]);
+      game && game.view && [game.view.phase, game.view.index, game.view.answered],
+      state.phase === "lobby" ? (state.games.find((g) => g.id === state.selected_game) || {}).values || null : null, TR.lang]);
     panel.hidden = false;
     document.body.classList.add("remote-open");
     if (k === drawnKey) return;  /* the buttons stay under the thumb while nothing they do changed */
