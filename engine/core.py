@@ -457,6 +457,12 @@ class Game(ABC, Generic[S, A]):
         Default: none (a game without audience play-along)."""
         return None
 
+    def host_notes(self, state: S) -> dict[str, Any] | None:
+        """What only the host may know now, for the host remote's quizmaster view (docs/remote.md): the Quiz's right
+        answer before its reveal. It is sent to the phone holding the host remote alone, never in a room's state.
+        Default: nothing."""
+        return None
+
     def step(self, state: S) -> int | None:
         """A number that changes whenever what a seat may do changes; a client that sends an older one is
         refused as stale. ``None``: the game does not check."""

@@ -117,6 +117,16 @@ class Broadcaster:
         self.own_sent[code] = own_now
         if relayed:
             relay.send_states(code, relayed)
+        self.send_remote(room)
+
+    def send_remote(self, room: Any) -> None:
+        """The host remote's own view (host/remote.py: the host's requests, the Quiz's answer before its reveal) to
+        the phones of the seat holding it, and to no other socket: never a part of any ``state``."""
+        sids = self.service.remotes.holder_sids(room)
+        if sids:
+            view = self.service.remotes.view(room)
+            for sid in sids:
+                self.tell_phone(sid, "remote", view)
 
     def forget(self, code: str, sids: list[str]) -> None:
         """The room left this process (it expired, or moved to another worker; the service's ``on_forgotten``): drop

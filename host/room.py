@@ -358,6 +358,8 @@ class Room:
     order: list[int] = field(default_factory=list)  # who plays first when there are more players than seats
     seat_grace_s: int = SEAT_GRACE_S
     name_filter: bool = True  # rude names are refused at join and rename (host/nicknames.py); the host may turn it off
+    remote_seat: int | None = None  # the seat whose phone holds the host remote (docs/remote.md), logged: a restart
+    # keeps it
     game_ms: int = 0  # the game clock at the last event
     seq: int = 0  # events applied
     version: int = 0  # changes seen by clients (events, connections)
@@ -559,6 +561,8 @@ class Room:
         def effect() -> None:
             seat.kicked = True
             self.reindex()
+            if self.remote_seat == seat.id:  # a kicked seat's phone runs the show no more
+                self.remote_seat = None
             session = self.session
             if session is not None and not session.is_over:
                 for slot in session.slots:
@@ -581,6 +585,8 @@ class Room:
         def effect() -> None:
             seat.kicked = seat.freed = True
             self.reindex()
+            if self.remote_seat == seat.id:
+                self.remote_seat = None
 
         return effect
 
@@ -650,6 +656,17 @@ class Room:
             seat.old_token_hashes = [*seat.old_token_hashes[-7:], seat.token_hash]
             seat.token_hash = token_hash
             self.reindex()
+
+        return effect
+
+    def _plan_remote(self, data: dict[str, Any]) -> Effect:
+        """The host remote (docs/remote.md) goes to a seat's phone (``seat``: its id; a hand-over code it was given
+        was used) or back to the TV alone (``seat`` null: the TV took it back, or the phone gave it back). One seat
+        holds it at a time: a new one replaces the last."""
+        seat = None if data.get("seat") is None else self._seat(data)
+
+        def effect() -> None:
+            self.remote_seat = None if seat is None else seat.id
 
         return effect
 

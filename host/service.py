@@ -30,6 +30,7 @@ from host.connections import Connections
 from host.houses import HouseRequests
 from host.lease import RENEW_MS, TTL_MS, LeaseLost
 from host.plan import PackStats, next_game
+from host.remote import Remotes
 from host.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -120,6 +121,7 @@ class RoomService:
         self.clocks = Clocks(self)  # game clocks, what comes due, leases, expiry (host/clocks.py)
         self.claims = Claims(self)  # "that's me" waiting for the host (host/claims.py)
         self.houses = HouseRequests(self)  # latecomers asking a house with people to let them in (CROWN-D2)
+        self.remotes = Remotes(self)  # the host remote a phone may hold (host/remote.py)
         self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
         # The transport (host/broadcast.py Broadcaster, wired by host/app.py); without it, nobody is told anything.
         self.notify: Callable[[str], None] = lambda code: None  # a room changed: send its sockets their views
@@ -257,6 +259,7 @@ class RoomService:
         self.clocks.forget(code)
         self.claims.forget(code)
         self.houses.forget(code)
+        self.remotes.forget(code)
         sids = self.connections.forget(code)
         self.on_forgotten(code, sids)
         return sids
@@ -371,14 +374,17 @@ class RoomService:
                 return False
             return True
 
-    def host_event(self, room: Room, kind: str, data: dict[str, Any]) -> None:
-        """A host control; ``start`` gets a fresh seed, ``kick`` tells the kicked phone."""
+    def host_event(self, room: Room, kind: str, data: dict[str, Any], by: int | None = None) -> None:
+        """A host control; ``start`` gets a fresh seed, ``kick`` tells the kicked phone. ``by``: the seat whose phone
+        sent it with the host remote (host/remote.py), logged as ``remote``; None from the host's TV."""
         if kind not in HOST_EVENTS:
             raise RoomError("invalid_event", f"unknown host control {kind!r}")
         if kind == "start":
             seed = self.seed_source()
             data = {"seed": seed, "content": self._content(room, seed), "timer_scale": self.timer_scale,
                     "seats": self.lineup(room)}
+        if by is not None:
+            data = {**data, "remote": by}
         if kind == "lineup":
             self._check_lineup(room, data)
         if kind == "packs" and isinstance(data.get("packs"), list):
@@ -498,15 +504,16 @@ class RoomService:
 
     # ----- the game -----
 
-    def skip(self, room: Room) -> None:
-        """End the current timer now, as if it had run out (not while paused: a pause stops everything)."""
+    def skip(self, room: Room, by: int | None = None) -> None:
+        """End the current timer now, as if it had run out (not while paused: a pause stops everything). ``by``: as
+        in ``host_event``."""
         if room.paused:
             raise RoomError("paused", "the game is paused: resume it first")
-        self.submit(room, "timeout", {})
+        self.submit(room, "timeout", {} if by is None else {"remote": by})
 
-    def host_next(self, room: Room) -> None:
+    def host_next(self, room: Room, by: int | None = None) -> None:
         """The host's Next (a host-paced quiz waits for it after each reveal): a logged event, like a timeout."""
-        self.submit(room, "next", {})
+        self.submit(room, "next", {} if by is None else {"remote": by})
 
     def act(self, room: Room, seat_id: int, payload: Any, sid: str | None = None) -> None:
         """A player's game action: ``{"action": ..., "step": optional, "ms": optional}``; ``ms`` is the phone's
@@ -619,6 +626,7 @@ class RoomService:
                                              if self.connections.gone(room, s["id"])]}
             if as_host:
                 result["claims"] = self.claims.view(room)
+                result["remote"] = self.remotes.tv_view(room)  # who holds the host remote (host/remote.py)
                 result["timing_doubts"] = self.connections.doubts_view(room)  # phones whose claims are not believed
             if seat_id is not None:
                 seat = room.seats.get(seat_id)

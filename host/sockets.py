@@ -29,6 +29,8 @@ CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game":
                   "team": ("seat", "team"), "lineup": ("seat", "play", "instead"),
                   "seat_grace": ("seconds",), "name_filter": ("on",)}  # only these are logged
 
+TV_CONTROLS = ("handover", "handover_cancel", "take_back")  # the host remote (host/remote.py): the host's TV alone hands it over
+
 OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
 
 
@@ -288,19 +290,24 @@ class TvNamespace(SafeNamespace):
         if request.sid not in rt.host_sids:
             raise RoomError("not_host", "only the host's screen may do this")
         control = data["control"]
-        if control not in CONTROLS:
-            raise RoomError("invalid", f"control must be one of {', '.join(CONTROLS)}", "control")
-        rt.limits.hit("control", request.remote_addr)  # each is logged and broadcast, a start draws questions
-        room = rt.service.room(code)
-        if control == "skip":
-            rt.service.skip(room)
-        elif control == "next":  # a host-paced game waits for it after each reveal
-            rt.service.host_next(room)
-        elif control == "claim":  # the host's answer to a "that's me" (not logged; a yes logs the takeover)
-            rt.service.claims.answer(room, data.get("claim"), data.get("accept"))
-        else:
-            args = {k: data[k] for k in CONTROL_FIELDS.get(control, ()) if k in data}
-            rt.service.host_event(room, control, args)
+        if control in TV_CONTROLS:  # the host remote (host/remote.py, docs/remote.md)
+            rt.limits.hit("control", request.remote_addr)
+            room = rt.service.room(code)
+            if control == "take_back":
+                rt.service.remotes.take_back(room)
+                return ok()
+            if control == "handover_cancel":  # the TV closed its QR code unused: the code works no more
+                rt.service.remotes.cancel(room)
+                return ok()
+            offer = rt.service.remotes.offer(room)
+            room.version += 1  # the TV's view says a code waits
+            rt.service.notify(room.code)
+            url = f"{rt.public_url}/join/{room.code}#remote={offer['handover']}"  # a fragment: never sent to a server
+            from host.web import qr_of
+
+            return ok(handover={"url": url, "qr": qr_of.__wrapped__(url).decode(),  # not kept in qr_of's cache
+                                "expires_in_ms": offer["expires_in_ms"]})
+        apply_control(rt, rt.service.room(code), data, request.remote_addr)
         return ok()
 
     def _room_code(self) -> str:
@@ -308,3 +315,21 @@ class TvNamespace(SafeNamespace):
         if found is None:
             raise RoomError("not_watching", "watch a room first")
         return found[0]
+
+
+def apply_control(rt: Any, room: Any, data: dict[str, Any], address: str | None, by: int | None = None) -> None:
+    """One host control (``data["control"]`` and its fields, docs/protocol.md §3.3), from the host's TV or (``by``,
+    a seat id, logged with it) from the phone holding the host remote (host/remote.py)."""
+    control = data["control"]
+    if control not in CONTROLS:
+        raise RoomError("invalid", f"control must be one of {', '.join(CONTROLS)}", "control")
+    rt.limits.hit("control", address)  # each is logged and broadcast, a start draws questions
+    if control == "skip":
+        rt.service.skip(room, by)
+    elif control == "next":  # a host-paced game waits for it after each reveal
+        rt.service.host_next(room, by)
+    elif control == "claim":  # the host's answer to a "that's me" (not logged; a yes logs the takeover)
+        rt.service.claims.answer(room, data.get("claim"), data.get("accept"))
+    else:
+        args = {k: data[k] for k in CONTROL_FIELDS.get(control, ()) if k in data}
+        rt.service.host_event(room, control, args, by)

@@ -7,7 +7,7 @@ from typing import Any
 from flask import request
 
 from host.room import Room, RoomError, clean_name, normalise_code
-from host.sockets import SafeNamespace, ok, payload_dict, runtime, spectator_state
+from host.sockets import SafeNamespace, apply_control, ok, payload_dict, runtime, spectator_state
 
 
 class PlayerNamespace(SafeNamespace):
@@ -35,8 +35,13 @@ class PlayerNamespace(SafeNamespace):
 
     def _spread(self, room: Room, seat_id: int) -> dict[str, Any]:
         """``spread: true`` tells a spectator's phone behind HAProxy to reconnect with its own ``?audience=PEER``, so
-        that a big room's audience spreads over every worker (docs/scaling.md)."""
-        return {"spread": True} if runtime().relay is not None and room.seats[seat_id].role == "spectator" else {}
+        that a big room's audience spreads over every worker (docs/scaling.md). A spectator holding the host remote,
+        and any while a hand-over code waits (it may be the one about to say it), stays on the room's own worker,
+        where the remote's events are taken (docs/remote.md)."""
+        service = runtime().service
+        spread = runtime().relay is not None and room.seats[seat_id].role == "spectator" and \
+            room.remote_seat != seat_id and room.code not in service.remotes.pending
+        return {"spread": True} if spread else {}
 
     def on_claim(self, data: Any) -> dict[str, Any]:
         """``{code, name}``: "that's me": this phone is the person of the seat with this name, whose phone is gone;
@@ -109,6 +114,32 @@ class PlayerNamespace(SafeNamespace):
             else rt.service.view(room, seat_id)  # (a latecomer player playing along: its own view)
         rt.socketio.emit("state", state, to=request.sid, namespace="/play", ignore_queue=True)
         return ok(**answer)
+
+    def on_remote_claim(self, data: Any) -> dict[str, Any]:
+        """``{handover}``: the hand-over code the host's TV showed (its QR code's ``#remote=``): this seat's phones
+        hold the host remote from now on (host/remote.py, docs/remote.md). The remote's view follows as ``remote``."""
+        data = payload_dict(data, "handover")
+        room, seat_id = self._require_seat()
+        runtime().limits.hit("seat", request.remote_addr)  # logged and broadcast: within a rate
+        runtime().service.remotes.claim(room, seat_id, data["handover"])
+        return ok()
+
+    def on_remote_control(self, data: Any) -> dict[str, Any]:
+        """``{control, ...}``: a host control from the phone holding the host remote, the TV's ``control`` with the
+        same fields and checks; refused ``not_host`` from any other phone. Logged with ``remote``: the seat."""
+        data = payload_dict(data, "control")
+        room, seat_id = self._require_seat()
+        rt = runtime()
+        rt.service.remotes.require(room, seat_id)
+        apply_control(rt, room, data, request.remote_addr, by=seat_id)
+        return ok()
+
+    def on_remote_release(self, data: Any) -> dict[str, Any]:
+        """``{}``: the phone holding the host remote gives it back to the TV."""
+        payload_dict(data)
+        room, seat_id = self._require_seat()
+        runtime().service.remotes.release(room, seat_id)
+        return ok()
 
     def _newcomer(self, data: dict[str, Any]) -> Room:
         """The room a phone without a seat asks to be seated in (``join``, ``claim``), counted against its address's

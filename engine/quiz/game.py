@@ -906,6 +906,20 @@ class QuizGame(Game[QuizState, QuizAction]):
             "waiting_for_host": state.paced == "host" and state.phase in ("reveal", "standings"),
         }
 
+    def host_notes(self, state: QuizState) -> dict[str, Any] | None:
+        """The quizmaster's card (docs/remote.md): the current question and its right answer, from its "get ready" on,
+        so that a pub quizmaster reads it aloud and knows the answer before the reveal. ``answer`` is the reveal's
+        ``correct`` (``right_answer``), ``text`` the answer as the report shows it (None for a poll), and a number's
+        unit and margin. Nothing once the game is over."""
+        if state.phase == "over":
+            return None
+        question = state.question
+        right = question.right_answer()
+        return {"index": state.index, "total": len(state.questions), "kind": question.kind,
+                "prompt": question.prompt, "options": list(question.options), "answer": right,
+                "text": None if right is None else display(question, right), "unit": question.unit,
+                "margin": state.margins[state.index], "revealed": state.phase not in ("ready", "question")}
+
     def asked(self, state: QuizState) -> str | None:
         """The question on screen (from its "get ready" on), which the room counts as seen (QUIZ-S6)."""
         return state.question.id

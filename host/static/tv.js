@@ -106,6 +106,7 @@
     renderClaims();
     renderStorage();
     renderTimingDoubts();
+    if (TR.handover) TR.handover.render(state, control);  /* the host remote (handover.js, docs/remote.md) */
   }
 
   /* Players whose claimed answer times the server did not believe (a round trip the room's network does not back,

@@ -87,7 +87,8 @@
   function header() {
     const me = state && state.me;
     const inGame = !!(state && state.game && state.phase !== "lobby");
-    update(document.getElementById("phone-header"), [me && [me.name, me.colour, me.shape], inGame, TR.lang], () => [
+    const remote = TR.remote && me ? TR.remote : null;  /* the host remote's "Host" button (remote.js) */
+    update(document.getElementById("phone-header"), [me && [me.name, me.colour, me.shape], inGame, TR.lang, remote && remote.key()], () => [
       me ? h("button", {class: "me", id: "me", onclick: () => { renaming = true; redraw(); },
         "aria-label": t("phone.rename")}, badge(me.colour, me.shape, 36),
         h("bdi", {class: "name"}, me.name)) : h("span", {class: "brand", "data-verbatim": ""}, "Throneroom"),
@@ -95,6 +96,7 @@
         onclick: rulesAndDisplay}, "?") : null,  /* the rules, from every screen of a game, and the display settings */
       inGame ? null : h("button", {class: "info-button", id: "phone-display", type: "button", "aria-label": t("access.display"),
         onclick: displaySheet}, displayMark()),
+      remote && remote.button(),
       h("span", {class: "header-side"},
         h("span", {class: "room-code", dir: "ltr", "data-verbatim": ""}, code),
         languagePicker())]);
@@ -484,6 +486,7 @@
   if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */
   socket = TR.connect("/play", hello, code);
   socket.on("state", (next) => { if (seated) render(next); });
+  if (TR.remote) TR.remote.attach(socket, {ask, say, header});  /* the host remote (remote.js, docs/remote.md) */
   socket.on("kicked", kicked);
   socket.on("claimed", (data) => {  /* the host said yes: this phone now holds the seat */
     if (!data || data.code !== code || typeof data.token !== "string") return;
