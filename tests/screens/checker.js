@@ -35,6 +35,7 @@
   const vh = window.innerHeight;
   const TOL = 1.5;
   const KEY_SPACES = ["common", "tv", "phone", "camp", "hier", "avig", "crown", "crownui", "aud", "error", "game",
+    "sound", "access", "remote", "duel", "xtime", "stage", "cards", "motion",
     "setting", "outcome", "choice", "colour", "shape", "language", "index", "tally", "buzz", "quiz"];
   const keyPattern = new RegExp("\\b(" + KEY_SPACES.join("|") + ")\\.[a-z0-9_]+(\\.[a-z0-9_]+)*\\b");
 
