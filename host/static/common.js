@@ -528,6 +528,8 @@ const TR = (() => {
       }
       const animation = el.animate(keyframes, full);
       if (elapsed > 0) animation.currentTime = elapsed;
+      /* ended, or finished early (the screens checker, a test): a rebuild shows the end state from now on */
+      if (id) animation.finished.then(() => { if (runs.has(id)) runs.set(id, -Infinity); }, () => { /* cancelled */ });
       return animation;
     }
 
