@@ -28,7 +28,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import new_page, open_tv, quiz_phones
+from tests.e2e import new_page, open_tv, quiz_phones, shot
 
 TV_SIZE = {"width": 1280, "height": 720}
 QUESTIONS = [
@@ -64,6 +64,12 @@ def thaw(session: Any) -> None:
 def finish_all(page: Page) -> None:
     """What the screens checker does before it judges a screen: every animation to its end."""
     page.evaluate("() => { for (const a of document.getAnimations()) a.finish(); }")
+
+
+def midway(page: Page, ms: int) -> None:
+    """Every animation stopped at ms from its start (for a screenshot of the motion under way)."""
+    page.evaluate(f"() => {{ for (const a of document.getAnimations()) {{ a.pause(); a.currentTime = {ms}; }} }}")
+    page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
 
 
 def animations(page: Page) -> int:
@@ -179,6 +185,8 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
         totals = {name: number(row["text"]) for name, row in rows.items()}
         for name, row in rows.items():
             assert row["value"] == str(totals[name]), rows  # the number in the page is the new total from the start
+            if row["ghost"] is not None:  # counting: the running value is drawn, the end value hidden under it
+                assert row["ghostOpacity"] == "1" and row["colour"] == "rgba(0, 0, 0, 0)", row
             before = shown.get(name, 0)
             if totals[name] != before:
                 assert row["ghost"] == f"{before:,}", (name, row)  # what is drawn starts at the last board's total
@@ -201,6 +209,8 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
             # Ana's phone: her board's rows glide too
             ana_slot = rows["Ana"]["slot"]
             assert phones["Ana"].evaluate(f"() => document.querySelector(\"#standings li[data-slot='{ana_slot}']\").getAnimations().length") == 1
+            midway(tv, 450)
+            shot(tv, "motion-tv-leaderboard-midway")
         # finished as the screens checker finishes them (and looks at once): exactly the new totals, nothing over them
         ended = tv.evaluate("""() => {
             for (const a of document.getAnimations()) a.finish();
@@ -236,8 +246,10 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
             for (const a of all) { a.pause(); a.currentTime = at; }
             frames.push(Object.fromEntries(Object.entries(els).map(([k, el]) => [k, Number(getComputedStyle(el).opacity) > 0.99])));
         }
+        for (const a of all) a.currentTime = starts[1] + 300;
         return frames;
     }""")
+    shot(tv, "motion-tv-podium-midway")  # the clock stopped where second place is up and first is rising
     assert seen == [
         {"third": False, "second": False, "first": False, "table": False},
         {"third": True, "second": False, "first": False, "table": False},

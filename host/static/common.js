@@ -567,6 +567,8 @@ const TR = (() => {
         const colour = getComputedStyle(el).color;
         const hide = play(el, id && id + ":text", [{color: "transparent"}, {color: "transparent"}], timing);
         if (!hide) return;
+        el.setAttribute("data-counting", show(from));  /* the ghost exists before its animation is made */
+        void getComputedStyle(el, "::after").content;
         const ghost = el.animate([{opacity: 1, color: colour}, {opacity: 1, color: colour}],
           Object.assign({fill: "backwards", easing: EASE, pseudoElement: "::after"}, timing));
         ghost.currentTime = hide.currentTime;
@@ -578,7 +580,6 @@ const TR = (() => {
           if (el.getAttribute("data-counting") !== text) el.setAttribute("data-counting", text);
           requestAnimationFrame(tick);
         };
-        el.setAttribute("data-counting", show(from));
         ghost.finished.then(done, done);
         tick();
       });
