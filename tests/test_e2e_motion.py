@@ -263,3 +263,66 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
         expect(page.locator("#quiz-podium .step")).to_have_count(3)
         still(page)
         assert page.evaluate("() => Array.from(document.querySelectorAll('#quiz-podium .step, #quiz-stats')).every((e) => getComputedStyle(e).opacity === '1')")
+
+
+CAMPAIGN_TIMERS = {"preview_seconds": 3, "numeric_seconds": 24, "choice_seconds": 24, "pick_seconds": 24,
+                   "target_seconds": 24, "reveal_seconds": 20}  # x 0.05: 1 s of reveal, time for a count to be seen
+
+# Every score the TV's scoreboard draws (per seat, in order) and every count that starts on it: the seat, the value
+# drawn first and the number in the page (a redraw in the middle of a count goes on with it: not a new start).
+RECORD_SCORES = """() => {
+    window.scoresSeen = {};
+    window.countsSeen = [];
+    const started = new Set();
+    const seatOf = (el) => el.closest('[data-seat]').dataset.seat;
+    const note = (el) => {
+        const seat = seatOf(el);
+        const list = window.scoresSeen[seat] = window.scoresSeen[seat] || [];
+        if (list[list.length - 1] !== el.dataset.score) list.push(el.dataset.score);
+    };
+    new MutationObserver((records) => {
+        for (const r of records) {
+            if (r.type === 'attributes' && r.target.matches('#scores .score') && r.oldValue === null && r.target.hasAttribute('data-counting')) {
+                const seat = seatOf(r.target);
+                const list = window.scoresSeen[seat] || [];
+                if (started.has(seat + '>' + r.target.dataset.value)) continue;  /* a redraw going on with a count */
+                started.add(seat + '>' + r.target.dataset.value);
+                window.countsSeen.push({seat, first: r.target.getAttribute('data-counting'), to: r.target.dataset.value,
+                    before: list.length > 1 ? list[list.length - 2] : null});
+            }
+            for (const n of r.addedNodes || []) if (n.querySelectorAll) n.querySelectorAll('#scores .score').forEach(note);
+        }
+    }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-counting'], attributeOldValue: true});
+}"""
+
+
+def test_campaign_scores_count_from_the_last_shown(browser: Any, servers: Any) -> None:
+    from tests.e2e import PHONE, join, set_setting
+    from tests.test_e2e_campaign import play_turn
+
+    server = servers.start("campaign", timer_scale=0.05, seed=42)
+    tv, code = open_tv(browser, server.url, TV_SIZE["width"], TV_SIZE["height"])
+    players = []
+    for name in ("Ana", "Bob"):
+        phone = new_page(browser, **PHONE)
+        join(phone, f"{server.url}/join/{code}", name)
+        players.append(phone)
+    tv.click("[data-game=campaign]")
+    tv.click("#timers summary")
+    for key, value in CAMPAIGN_TIMERS.items():
+        set_setting(tv, key, value)
+    tv.evaluate(RECORD_SCORES)
+    tv.click("#start")
+    expect(tv.locator(".camp-tv")).to_be_visible()
+    for _ in range(400):  # turns until two scores have changed on the TV (a bot fills the third seat)
+        if tv.evaluate("() => window.countsSeen.length") >= 2 or tv.locator("#ranking").count():
+            break
+        for phone, typed in zip(players, ("4", "27"), strict=True):
+            play_turn(phone, typed)
+    counts = tv.evaluate("() => window.countsSeen")
+    assert len(counts) >= 2, counts
+    for count in counts:  # each count starts at the score this seat showed before and ends at its new one
+        assert count["before"] is not None and number(count["first"]) == int(count["before"]), count
+        assert int(count["to"]) != int(count["before"]), count
+    tv.wait_for_function("() => !document.querySelector('#scores [data-counting]')")
+    assert tv.evaluate("() => Array.from(document.querySelectorAll('#scores .score')).every((s) => s.textContent.replace(/\\D/g, '') === s.dataset.value)")
