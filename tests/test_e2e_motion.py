@@ -12,6 +12,8 @@ looks at the end state.
 - The leaderboard after a question that changed the order: the rows that moved glide from their old places (the row
   that went up starts below, the one that went down above), their marks say ▲1 / ▼1 with words for a screen reader,
   and each score starts at the total the previous leaderboard showed and ends at exactly the new one.
+- A redraw of the same leaderboard in the middle of it goes on with the glides and counts; once they are finished, a
+  redraw moves nothing again.
 - The end: the podium shows third, then second, then first, then the table (seen by moving the clock to each step).
 - The two still TVs run no animation at all and show every end state at once."""
 
@@ -142,10 +144,10 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
     shown: dict[str, int] = {}  # the totals the last leaderboard showed
     for index, q in enumerate(QUESTIONS):
         expect(tv.locator("#quiz-count")).to_have_text(f"Question {index + 1} of 3")
-        tv_clock = freeze(tv)
-        phone_clock = freeze(phones["Ana"])
         tv.click("#skip")  # no "get ready": the question opens now
         for name in ("Ana", "Bob", "Zahra"):
+            if name == "Zahra":
+                tv_clock = freeze(tv)  # the last answer closes the question: the reveal comes with the clock stopped
             answer(phones[name], PICKS[name][index])
 
         # ----- the reveal: every bar starts at nothing and grows to its share -----
@@ -174,6 +176,7 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
             still(page)
             assert page.evaluate("() => Array.from(document.querySelectorAll('#quiz-tiles .bar')).every((b) => getComputedStyle(b).transform === 'none')")
 
+        phone_clock = freeze(phones["Ana"])
         tv.locator("#quiz-next").click()
         if index == len(QUESTIONS) - 1:
             break
@@ -209,6 +212,12 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
             # Ana's phone: her board's rows glide too
             ana_slot = rows["Ana"]["slot"]
             assert phones["Ana"].evaluate(f"() => document.querySelector(\"#standings li[data-slot='{ana_slot}']\").getAnimations().length") == 1
+            # a redraw of the same leaderboard (as tr-refresh does) goes on with the glides and counts, not from nothing
+            tv.evaluate("() => { document.querySelector('#quiz-board').dataset.old = '1'; window.dispatchEvent(new Event('tr-refresh')); }")
+            redrawn = board(tv)
+            assert tv.evaluate("() => !document.querySelector('#quiz-board').dataset.old")  # new rows indeed
+            assert [redrawn[n]["moving"] for n in ("Ana", "Bob", "Zahra")] == [1, 1, 0], redrawn
+            assert redrawn["Ana"]["ghost"] is not None, redrawn
             midway(tv, 450)
             shot(tv, "motion-tv-leaderboard-midway")
         # finished as the screens checker finishes them (and looks at once): exactly the new totals, nothing over them
@@ -224,6 +233,10 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
         thaw(phone_clock)
         finish_all(phones["Ana"])
         tv.wait_for_function("() => !document.querySelector('[data-counting]')")  # and is gone soon after
+        # finished is finished: a redraw of the same leaderboard moves nothing again
+        tv.evaluate("() => window.dispatchEvent(new Event('tr-refresh'))")
+        tv.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+        assert animations(tv) == 0
         for page in still_tvs:
             expect(page.locator("#quiz-board li")).to_have_count(3)
             still(page)
