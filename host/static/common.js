@@ -492,9 +492,14 @@ const TR = (() => {
 
     /* Whether things move on this page now; keeps the root's class "motion-off" (style.css: no CSS animation or
      * transition then) in step. */
+    let wasOff = null;
     function on() {
       const off = !!(reduced && reduced.matches) || tvOff();
       document.documentElement.classList.toggle("motion-off", off);
+      if (off && wasOff === false) {  /* turned off while something moves: its end at once */
+        for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* an endless one */ } }
+      }
+      wasOff = off;
       return !off;
     }
 
