@@ -192,6 +192,7 @@ const TR = (() => {
     const key = JSON.stringify(keyParts);
     if (builtFrom.get(el) === key) return;
     builtFrom.set(el, key);
+    motion.on();  /* the TV's Motion setting as it is now (docs/motion.md) */
     clear(el, build());
   }
   function forget(el) { if (el) builtFrom.delete(el); }
