@@ -192,6 +192,7 @@ const TR = (() => {
     const key = JSON.stringify(keyParts);
     if (builtFrom.get(el) === key) return;
     builtFrom.set(el, key);
+    motion.on();  /* the TV's Motion setting as it is now (docs/motion.md) */
     clear(el, build());
   }
   function forget(el) { if (el) builtFrom.delete(el); }
@@ -443,7 +444,205 @@ const TR = (() => {
     return el;
   }
 
+  /* ----- Motion (issue [18], docs/screens.md "Motion"): Web Animations only, so that document.getAnimations() sees
+   * every one (the screens checker finishes them all before it judges a screen) and finish() shows the end state at
+   * once. A screen is rebuilt often (update() above): each animation has an id, and a rebuild of the same thing goes
+   * on where the last drawing was (or shows the end state once it is over); only a new id starts a new run. Nothing
+   * here delays a game: the page always holds the end state (texts, places), the motion is only drawn over it, and
+   * no animation blocks a tap. Off under prefers-reduced-motion, and on the TV when its Display sheet's Motion is
+   * off (localStorage throneroom.tv.motion = "off"): then every helper shows the end state at once. */
+  const motion = (() => {
+    const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+    const runs = new Map();  /* an animation's id → when it started (document timeline ms) */
+    const counts = new Map();  /* a number's key → {from, to} of its last count (countUp without a from) */
+    const LIMIT = 4000;  /* the ids kept: a long evening's worth; the oldest go first */
+    const EASE = "cubic-bezier(0.2, 0.7, 0.2, 1)";
+
+    function tvOff() {
+      if (!document.body || !document.body.classList.contains("tv")) return false;  /* a phone: only the OS setting */
+      let raw = null;
+      try { raw = localStorage.getItem("throneroom.tv.motion"); } catch (e) { /* private mode: on */ }
+      return raw === "off" || raw === "\"off\"";  /* written as text or as JSON (TR.storage) */
+    }
+
+    /* Whether things move on this page now; keeps the root's class "motion-off" (style.css: no CSS animation or
+     * transition then) in step. */
+    let wasOff = null;
+    function on() {
+      const off = !!(reduced && reduced.matches) || tvOff();
+      document.documentElement.classList.toggle("motion-off", off);
+      if (off && wasOff === false) {  /* turned off while something moves: its end at once */
+        for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* an endless one */ } }
+      }
+      wasOff = off;
+      return !off;
+    }
+
+    /* the document timeline's time: what animations run on (a paused timeline, as in the tests, stops it too) */
+    function timelineNow() {
+      const current = document.timeline && document.timeline.currentTime;
+      return typeof current === "number" ? current : performance.now();
+    }
+
+    function keep(map, id, value) {
+      map.delete(id);
+      map.set(id, value);
+      if (map.size > LIMIT) map.delete(map.keys().next().value);
+    }
+
+    /* After the page has put the new nodes in (a renderer builds them detached; update() puts them in the page in the
+     * same task): measured then, before the browser paints. */
+    function after(fn) { queueMicrotask(fn); }
+
+    /* keyframes on el, once per id (no id: every time): a rebuild with the same id goes on from where the run is now,
+     * and once it has ended draws nothing. Returns the Animation or null. */
+    function play(el, id, keyframes, timing) {
+      if (!el || typeof el.animate !== "function" || !on()) return null;
+      const full = Object.assign({duration: 600, delay: 0, easing: EASE, fill: "backwards"}, timing);
+      let elapsed = 0;
+      if (id) {
+        const nowMs = timelineNow();
+        if (!runs.has(id)) keep(runs, id, nowMs);
+        elapsed = nowMs - runs.get(id);
+        if (elapsed >= full.delay + full.duration) return null;
+      }
+      const animation = el.animate(keyframes, full);
+      if (elapsed > 0) animation.currentTime = elapsed;
+      /* ended, or finished early (the screens checker, a test): a rebuild shows the end state from now on */
+      if (id) animation.finished.then(() => { if (runs.has(id)) runs.set(id, -Infinity); }, () => { /* cancelled */ });
+      return animation;
+    }
+
+    /* Forget the runs and counts whose id starts with prefix (a new game: its first screens run again). */
+    function reset(prefix) {
+      for (const map of [runs, counts]) for (const id of Array.from(map.keys())) if (id.startsWith(prefix)) map.delete(id);
+    }
+
+    function optionsOf(options) {
+      return typeof options === "string" ? {key: options} : Object.assign({}, options || {});
+    }
+
+    /* A number that counts from `from` to `to`: the element's text is the end value at once (what a screen reader, a
+     * test and the screens checker read; data-value holds the number), and while it counts a ghost of the running
+     * value (its ::after, data-counting) is drawn over the hidden text; finish() ends both together. from null: from
+     * the number this key showed last. format(n) → text (default TR.num). options: a key (string) or {key, delay,
+     * duration}; the key names the number across rebuilds (default: the element's id). */
+    function countUp(el, from, to, format, options) {
+      const opts = optionsOf(options);
+      const show = format || ((n) => num(n));
+      const key = opts.key || el.id || "";
+      if (key) {
+        const last = counts.get(key);
+        if (from === null || from === undefined) from = last ? (last.to === to ? last.from : last.to) : to;
+        keep(counts, key, {from, to});
+      }
+      if (from === null || from === undefined) from = to;
+      el.textContent = show(to);
+      el.setAttribute("data-value", String(to));
+      if (from === to || !on()) return;
+      const id = key ? "count:" + key + ":" + from + ">" + to : null;
+      const timing = {duration: opts.duration || 1100, delay: opts.delay || 0};
+      after(() => {
+        if (!el.isConnected) return;
+        const colour = getComputedStyle(el).color;
+        const hide = play(el, id && id + ":text", [{color: "transparent"}, {color: "transparent"}], timing);
+        if (!hide) return;
+        el.setAttribute("data-counting", show(from));  /* the ghost exists before its animation is made */
+        void getComputedStyle(el, "::after").content;
+        const ghost = el.animate([{opacity: 1, color: colour}, {opacity: 1, color: colour}],
+          Object.assign({fill: "backwards", easing: EASE, pseudoElement: "::after"}, timing));
+        ghost.currentTime = hide.currentTime;
+        const done = () => { if (ghost.playState !== "running") el.removeAttribute("data-counting"); };
+        const tick = () => {
+          if (!el.isConnected || ghost.playState === "finished" || ghost.playState === "idle") { done(); return; }
+          const progress = ghost.effect.getComputedTiming().progress;
+          const text = show(Math.round(from + (to - from) * (progress === null ? 0 : progress)));
+          if (el.getAttribute("data-counting") !== text) el.setAttribute("data-counting", text);
+          requestAnimationFrame(tick);
+        };
+        ghost.finished.then(done, done);
+        tick();
+      });
+    }
+
+    /* elements appear one after another, gapMs apart, in the order given (the podium: third, second, first).
+     * options: a key (string) or {key, delay (before the first), duration, keyframes}. */
+    function reveal(elements, gapMs, options) {
+      const opts = optionsOf(options);
+      const list = Array.from(elements || []).filter(Boolean);
+      const keyframes = opts.keyframes || [{opacity: 0, transform: "scale(0.7)", transformOrigin: "50% 100%"},
+        {opacity: 1, transform: "none", transformOrigin: "50% 100%"}];
+      after(() => list.forEach((el, i) => {
+        if (el.isConnected) play(el, opts.key ? "reveal:" + opts.key + ":" + i : null, keyframes,
+          {duration: opts.duration || 650, delay: (opts.delay || 0) + i * (gapMs || 0), easing: "cubic-bezier(0.2, 0.8, 0.3, 1.15)"});
+      }));
+    }
+
+    /* Bars that grow from nothing to their length (from the line's start: the right in a right-to-left page), one
+     * after another by gapMs. options: a key or {key, duration}. */
+    function grow(bars, gapMs, options) {
+      const opts = optionsOf(options);
+      const list = Array.from(bars || []).filter(Boolean);
+      after(() => list.forEach((el, i) => {
+        if (!el.isConnected) return;
+        const origin = getComputedStyle(el).direction === "rtl" ? "100% 50%" : "0% 50%";
+        play(el, opts.key ? "grow:" + opts.key + ":" + i : null,
+          [{transform: "scaleX(0)", transformOrigin: origin}, {transform: "scaleX(1)", transformOrigin: origin}],
+          {duration: opts.duration || 900, delay: i * (gapMs || 0)});
+      }));
+    }
+
+    /* First-Last-Invert-Play: each child of container keyed by keyAttr glides from where it was to where it is.
+     * render(): a function that redraws or reorders the children (where they were is measured before it: a glide
+     * cut short by a redraw goes on from where it was); or the children's keys in their previous order, for a
+     * container drawn fresh in its new order: each child then glides from the place of the child now at its old
+     * index. options: a key (string) or {key, duration}. Returns nothing; the animations are the children's. */
+    function flip(container, keyAttr, render, options) {
+      const opts = optionsOf(options);
+      const children = () => Array.from(container.children).filter((c) => c.hasAttribute(keyAttr));
+      const glide = (el, dx, dy, id) => {
+        if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+        play(el, id, [{transform: `translate(${dx}px, ${dy}px)`}, {transform: "none"}],
+          {duration: opts.duration || 800, easing: "cubic-bezier(0.3, 0.6, 0.2, 1)"});
+      };
+      if (typeof render === "function") {
+        const first = new Map();
+        if (on() && container.isConnected) for (const c of children()) first.set(c.getAttribute(keyAttr), c.getBoundingClientRect());
+        render();
+        after(() => {
+          if (!container.isConnected) return;
+          for (const c of children()) {
+            const was = first.get(c.getAttribute(keyAttr));
+            if (!was) continue;
+            const now = c.getBoundingClientRect();
+            glide(c, was.left - now.left, was.top - now.top, null);
+          }
+        });
+        return;
+      }
+      const before = Array.from(render || []).map(String);
+      if (!on()) return;
+      after(() => {
+        if (!container.isConnected) return;
+        const rows = children();
+        const rects = rows.map((c) => c.getBoundingClientRect());
+        const signature = before.join(",") + ">" + rows.map((c) => c.getAttribute(keyAttr)).join(",");
+        rows.forEach((c, i) => {
+          const was = before.indexOf(c.getAttribute(keyAttr));
+          if (was < 0 || was === i || was >= rows.length) return;
+          glide(c, rects[was].left - rects[i].left, rects[was].top - rects[i].top,
+            opts.key ? "flip:" + opts.key + ":" + signature + ":" + c.getAttribute(keyAttr) : null);
+        });
+      });
+    }
+
+    if (reduced && reduced.addEventListener) reduced.addEventListener("change", on);
+    window.addEventListener("storage", on);
+    on();
+    return {on, play, reset, countUp, reveal, grow, flip};
+  })();
+
   return {t, has, setLang, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, update, forget, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
-    sound, localized, seconds, millis, games, numberPad, sheet, closeSheet, rulesSheet, infoButton, longPress, COLOURS};
+    sound, motion, localized, seconds, millis, games, numberPad, sheet, closeSheet, rulesSheet, infoButton, longPress, COLOURS};
 })();

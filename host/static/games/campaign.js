@@ -364,12 +364,22 @@ TR.games.campaign = (() => {
     return !!person && !person.connected;
   }
 
+  /* A score counts from what this TV showed last to the new one (TR.motion, docs/motion.md); a new game (its steps
+   * start again) counts from its own first scores. */
+  let shownStep = -1;
+  function counted(span, seat, score) {
+    TR.motion.countUp(span, null, score, null, "camp:score:" + seat);
+    return span;
+  }
+
   function scoreboard(game, view, state) {
+    if (view.step < shownStep) TR.motion.reset("camp:");
+    shownStep = view.step;
     return h("section", {class: "scores", id: "scores"}, view.players.map((p) => h("div", {
       class: "score-card" + (p.eliminated ? " out" : "") + (view.attack && view.attack.attacker === p.seat ? " active" : ""),
       "data-seat": p.seat, style: `--seat: ${colourOf(game, p.seat)}`},
     h("div", {class: "score-line"}, mark(game, p.seat, 40),
-      h("span", {class: "score", "data-score": p.score, "data-role": "score"}, num(p.score)),
+      counted(h("span", {class: "score", "data-score": p.score, "data-role": "score"}, num(p.score)), p.seat, p.score),
       p.eliminated ? h("span", {class: "score-out"}, t("camp.eliminated"))
         : h("span", {class: "score-towers", role: "img", "aria-label": t("camp.towers", {n: p.towers})}, "♜".repeat(p.towers))),
     h("bdi", {class: "name"}, nameOf(game, p.seat)),

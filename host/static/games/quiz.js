@@ -214,8 +214,9 @@ TR.games.quiz = (() => {
 
   function moveTag(delta) {
     if (delta === undefined) return h("span", {class: "quiz-move"});
-    if (delta > 0) return h("span", {class: "quiz-move up", title: t("quiz.moved_up", {n: delta})}, "▲", num(delta));
-    if (delta < 0) return h("span", {class: "quiz-move down", title: t("quiz.moved_down", {n: -delta})}, "▼", num(-delta));
+    /* the marks are pictures to a screen reader, named in words ("up 2 places") */
+    if (delta > 0) return h("span", {class: "quiz-move up", role: "img", "aria-label": t("quiz.moved_up", {n: delta}), title: t("quiz.moved_up", {n: delta})}, "▲", num(delta));
+    if (delta < 0) return h("span", {class: "quiz-move down", role: "img", "aria-label": t("quiz.moved_down", {n: -delta}), title: t("quiz.moved_down", {n: -delta})}, "▼", num(-delta));
     return h("span", {class: "quiz-move same", "aria-hidden": "true"}, "–");
   }
 
@@ -891,5 +892,62 @@ TR.games.quiz = (() => {
     watcher(el, game, state);
   }
 
-  return {tv, phone, audience, screenKey};
+  /* ----- motion (issue [18]: TR.motion in common.js; docs/screens.md, "Motion") ----- */
+
+  /* After a screen is drawn, the way to it: the reveal's bars grow; the leaderboard's rows glide from their places
+   * before the last question to their new ones (on the TV and the phones' boards), the marks ▲2 / ▼1 coming in after,
+   * the scores counting up from the totals before it; at the end the podium rises third, second, first, the rest of
+   * the table after. Every screen holds its end state already (texts, places, the Next button), so that nothing waits
+   * for the motion; the ids name the game's moment, so that a redraw goes on with a run and never starts it again. */
+  const MOTION = "quiz:";
+  const PODIUM_GAP_MS = 900;
+  function moves(el, game, view) {
+    if (!view) return;
+    if (view.phase === "question" && view.index === 0) TR.motion.reset(MOTION);  /* a new game: its screens move again */
+    const at = MOTION + view.index + ":" + (view.question ? view.question.id : "") + ":";
+    const gained = (slot) => {
+      const r = view.reveal && (view.reveal.results || []).find((x) => x.slot === slot);
+      return r ? r.points || 0 : 0;
+    };
+    const count = (li, slot, key, delay) => {
+      const score = li.querySelector(".quiz-score");
+      const total = playerOf(view, slot).score;
+      if (score) TR.motion.countUp(score, total - gained(slot), total, null, {key: at + key + ":" + slot, delay});
+    };
+    if (view.phase === "over" || game.aborted || game.outcome) {
+      const podium = el.querySelector("#quiz-podium");
+      if (!podium) return;
+      /* lowest place first; tied steps (the same place) from the reader's end */
+      const steps = Array.from(podium.children).map((li, i) => ({li, i, place: Number(li.dataset.place) || 0}))
+        .sort((a, b) => b.place - a.place || b.i - a.i).map((x) => x.li);
+      TR.motion.reveal(steps, PODIUM_GAP_MS, at + "podium");
+      steps.forEach((li, i) => { if (li.dataset.slot !== undefined) count(li, Number(li.dataset.slot), "podium", i * PODIUM_GAP_MS); });
+      TR.motion.reveal([el.querySelector("#audience-winner"), el.querySelector("#quiz-stats"), el.querySelector("#quiz-bot-note")].filter(Boolean),
+        0, {key: at + "rest", delay: steps.length * PODIUM_GAP_MS, keyframes: [{opacity: 0}, {opacity: 1}]});
+      return;
+    }
+    if (view.phase === "reveal") {
+      TR.motion.grow(el.querySelectorAll("#quiz-tiles .quiz-count-bar .bar"), 120, at + "bars");
+      return;
+    }
+    if (view.phase !== "standings") return;
+    const previous = view.previous_places || [];
+    for (const list of el.querySelectorAll("#quiz-board, #standings")) {
+      const rows = Array.from(list.children).filter((li) => li.dataset.slot !== undefined);
+      const keys = rows.map((li) => li.dataset.slot);
+      /* the order before the last question (its places; tied rows in today's order) */
+      const before = keys.slice().sort((a, b) => (previous[a] ?? 0) - (previous[b] ?? 0) || keys.indexOf(a) - keys.indexOf(b));
+      TR.motion.flip(list, "data-slot", before, at + list.id);
+      for (const li of rows) {
+        const slot = Number(li.dataset.slot);
+        count(li, slot, list.id, 0);
+        TR.motion.reveal([li.querySelector(".quiz-move.up, .quiz-move.down")].filter(Boolean), 0,
+          {key: at + list.id + ":mark:" + slot, delay: 650, keyframes: [{opacity: 0, transform: "scale(0.3)"}, {opacity: 1, transform: "none"}]});
+      }
+    }
+  }
+
+  const withMotion = (draw) => (el, game, ...rest) => { draw(el, game, ...rest); moves(el, game, game.view); };
+
+  return {tv: withMotion(tv), phone: withMotion(phone), audience: withMotion(audience), screenKey};
 })();
