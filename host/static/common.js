@@ -639,6 +639,7 @@ const TR = (() => {
     if (reduced && reduced.addEventListener) reduced.addEventListener("change", on);
     window.addEventListener("storage", on);
     on();
+    window.addEventListener("tr-motion", on);  /* the TV's Display sheet changed Motion: stop or allow at once */
     return {on, play, reset, countUp, reveal, grow, flip};
   })();
 
