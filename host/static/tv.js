@@ -678,8 +678,8 @@
 
   function renderPlaying() {
     useLayout("playing", () => h("div", {class: "playing"},
-      h("div", {class: "side"}, region("join", "join-region"), region("players")),
-      region("stage", "stage"), region("controls", "control-bar-region")));
+      h("div", {class: "side"}, region("join", "join-region"), region("players"), region("controls", "control-bar-region")),
+      region("stage", "stage")));  /* the host's bar under the people, beside the stage: the stage takes the height */
     regions.stage.setAttribute("data-read-from-sofa", "");
     regions.stage.setAttribute("data-main-panel", "");  /* the 10-foot rule: what the stage shows fills it */
     const lang = TR.lang;
