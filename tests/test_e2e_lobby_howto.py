@@ -26,6 +26,13 @@ def test_how_to_play_shows_when_the_host_picks_a_game(browser: Any, server: Live
         shot(tv, f"tv-lobby-howto-{width}x{height}")
         for selector in ("#howto h2", "#howto li >> nth=0", "#howto li >> nth=-1", "#start", "#room-code"):
             assert inside_viewport(tv, selector), (selector, width, height)
+        # and in view inside the lobby's column (which scrolls): not under its Start row, no scrolling needed
+        assert tv.evaluate("""() => {
+            const howto = document.getElementById('howto').getBoundingClientRect();
+            const column = document.querySelector('.lobby-scroll').getBoundingClientRect();
+            return howto.top >= column.top - 1 && howto.bottom <= column.bottom + 1;
+        }"""), (width, height)
+        expect(tv.locator("#howto-more")).to_be_visible()  # every step, one tap away
         # the people and the game come first: the room's settings are not on the lobby until the door is opened
         expect(tv.locator("#seat-grace")).to_be_hidden()
         expect(tv.locator(".settings")).to_be_hidden()
@@ -34,6 +41,8 @@ def test_how_to_play_shows_when_the_host_picks_a_game(browser: Any, server: Live
         expect(tv.locator("#seat-grace")).to_be_visible()
         expect(tv.locator("#name-filter")).to_be_visible()
         expect(tv.locator(".settings")).to_be_visible()
+        tv.click("#howto-more")
+        expect(tv.locator("#sheet li")).to_have_count(len(tv.evaluate("TR.t('game.quiz.howto')").split("|")))
     finally:
         for phone in phones:
             phone.disconnect()

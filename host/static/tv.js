@@ -418,11 +418,11 @@
     if (!TR.has(key)) return null;
     const lines = t(key).split("|").map((line) => line.trim());
     const list = (shown) => h("ol", null, shown.map((line) => h("li", null, line)));
-    /* the first three steps on the lobby, where they fit a 1280x720 screen beside the people and the games; every
-     * step in a sheet one tap away (issue [18]) */
-    const more = lines.length > 3 ? h("button", {class: "small", id: "howto-more",
+    /* the first two steps on the lobby, where they fit a 1280x720 screen under the people and the games, at the size
+     * read from the sofa; every step in a sheet one tap away (issue [18]) */
+    const more = lines.length > 2 ? h("button", {class: "small", id: "howto-more",
       onclick: () => TR.sheet(t("tv.how_to_play") + " · " + t(game.name_key), list(lines))}, t("stage.all_rules")) : null;
-    return h("section", {class: "howto", id: "howto", "data-read-from-sofa": ""}, h("h2", null, t("tv.how_to_play")), list(lines.slice(0, 3)), more);
+    return h("section", {class: "howto", id: "howto", "data-read-from-sofa": ""}, h("h2", null, t("tv.how_to_play")), list(lines.slice(0, 2)), more);
   }
 
   /* Question packs: choose, preview, upload, delete (host only). The report of a rejected upload stays until the
