@@ -36,12 +36,23 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def open_settings(tv: Any) -> None:
+    """Open the lobby's Settings door on the host's TV (issue [18]: the room's settings, the game's settings and the
+    packs are behind it); it stays open across the lobby's updates."""
+    door = tv.locator("#settings-door")
+    tv.locator("#settings-button").wait_for()
+    if not door.evaluate("(d) => d.open"):
+        tv.click("#settings-button")
+    tv.wait_for_function("document.getElementById('settings-door').open")
+
+
 def set_setting(tv: Any, key: str, value: Any) -> None:
-    """Change one lobby setting on the TV and wait until the server has taken it."""
+    """Change one lobby setting on the TV (behind the Settings door) and wait until the server has taken it."""
     import re
 
     from playwright.sync_api import expect
 
+    open_settings(tv)
     field = tv.locator(f"#set-{key}")
     if isinstance(value, bool):
         field.set_checked(value)
@@ -68,13 +79,16 @@ def new_page(browser: Any, **options: Any) -> Any:
     return page
 
 
-def open_tv(browser: Any, url: str, width: int = 1920, height: int = 1080) -> tuple[Any, str]:
-    """A TV page that created its room: (page, room code)."""
+def open_tv(browser: Any, url: str, width: int = 1920, height: int = 1080, settings: bool = True) -> tuple[Any, str]:
+    """A TV page that created its room: (page, room code). With ``settings`` (the default) it opens the lobby's
+    Settings door, as a host who sets up the room does (the door stays open while the page lives)."""
     import re
 
     tv = new_page(browser, viewport={"width": width, "height": height})
     tv.goto(url + "/tv")
     tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    if settings:
+        open_settings(tv)
     return tv, tv.locator("#room-code").inner_text()
 
 

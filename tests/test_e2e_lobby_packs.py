@@ -141,10 +141,12 @@ def test_the_tvs_preview_names_each_questions_kind_and_worth_without_its_answer(
     import requests
 
     from tests.e2e import new_page as page_of
+    from tests.e2e import open_settings
 
     tv = page_of(browser, viewport={"width": 1280, "height": 720})
     tv.goto(server.url + "/tv")
     tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    open_settings(tv)  # the packs are behind the lobby's Settings door
     code = tv.locator("#room-code").inner_text()
     token = tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{code}'))")
     every = Path(__file__).resolve().parent.parent / "questions" / "examples" / "every-kind.json"

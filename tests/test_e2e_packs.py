@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
-from tests.e2e import new_page, open_tv, shot
+from tests.e2e import new_page, open_settings, open_tv, shot
 
 PERSIAN_CSV = ("type,prompt,answer,unit\n"
                "numeric,قلهٔ دماوند چند متر ارتفاع دارد؟,5610,متر\n"
@@ -75,6 +75,7 @@ def test_a_pack_is_its_hosts_until_shared_and_follows_it_into_a_new_room(browser
     other = new_page(browser, viewport={"width": 1920, "height": 1080})  # another TV: another host
     other.goto(server.url + "/tv")
     other.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
+    open_settings(other)  # the packs are behind the lobby's Settings door
     other.click("[data-game=campaign]")
     expect(other.locator("#pack-list li").first).to_be_visible()
     expect(pack_row(other, "office quiz")).to_have_count(0)
@@ -91,6 +92,7 @@ def test_a_pack_is_its_hosts_until_shared_and_follows_it_into_a_new_room(browser
     old_code = first.locator("#room-code").inner_text()
     first.click("#new-room")  # the confirmation is accepted
     first.wait_for_url(re.compile(r"/tv/(?!" + old_code + r")[A-Z]{4}$"))
+    open_settings(first)  # a new room's page: its Settings door closed again
     first.click("[data-game=campaign]")
     expect(pack_row(first, "office quiz").locator(".pack-owner")).to_have_text("yours")
     pack_row(first, "office quiz").locator("button.danger").click()

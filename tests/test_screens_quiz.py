@@ -230,3 +230,57 @@ def test_a_whole_quiz_fits_every_screen(browser: Any, slow_server: LiveServer) -
     room.wait(room.phones["s1"], "#audience-top")  # this spectator did not play along: the audience's top five
     room.check("end", phones=["p1", "p2", "s1"])
     room.finish()
+
+
+SMALL_QUESTIONS = [
+    {"type": "choice", "prompt": "Which river flows through Vienna?", "options": ["Danube", "Rhine", "Volga", "Seine"],
+     "correct": 0},
+    {"type": "choice", "prompt": "Which planet is the largest?", "options": ["Mars", "Jupiter", "Venus", "Earth"],
+     "correct": 1},
+]
+
+
+def test_a_small_quiz_fills_the_stage(browser: Any, slow_server: LiveServer) -> None:
+    """Issue [18]: the emptiness was seen in a typical small game, four friends with short names. Robots play; the TV
+    alone is judged, at both sizes, in English and Persian, through the question, the reveal, the leaderboard and the
+    end: every stage's content fills its panel (empty-stage) at the sofa's sizes (small-role)."""
+    room = StressRoom(browser, slow_server, "quiz-small", languages=("en", "fa"), tv_sizes=((1920, 1080), (1280, 720)))
+    seats = [room.robot(name) for name in ("Ana", "Radu", "Mia", "Tom")]
+    pack = {"format": "throneroom-pack/1", "name": "Small", "language": "en", "questions": SMALL_QUESTIONS}
+    answer = requests.post(room.server.url + "/api/packs", headers={"X-Room-Code": room.code, "X-Host-Token": room.host_token},
+                           files={"file": ("small.json", json.dumps(pack).encode())}, timeout=60)
+    assert answer.status_code == 201, answer.text
+    room.control("select_game", game="quiz")
+    room.control("packs", packs=[answer.json()["pack"]["id"]])
+    room.settings("quiz", order="pack", paced="host", bots=False, count=2)
+    room.control("start")
+    room.wait_until(lambda: all(r.game and view(r)["phase"] == "question" for r in seats), "the first question")
+    room.control("skip")
+    room.wait_until(lambda: all(is_open(r) for r in seats), "the question to open")
+    room.wait(room.tv, "#quiz-tiles")
+    assert seats[0].act({"choice": 0})["ok"]
+    room.tv.wait_for_function("document.querySelectorAll('#quiz-answered li.done').length === 1")
+    room.check("question", phones=[])
+
+    for slot, robot in enumerate(seats[1:], start=1):
+        assert robot.act({"choice": slot % 2})["ok"]
+    room.wait_until(lambda: view(seats[0])["phase"] == "reveal", "the reveal")
+    room.wait(room.tv, "#quiz-results")
+    room.check("reveal", phones=[])
+
+    room.control("next")
+    room.wait_until(lambda: view(seats[0])["phase"] == "standings", "the leaderboard")
+    room.wait(room.tv, "#quiz-board")
+    room.check("leaderboard", phones=[])
+
+    room.control("next")
+    room.wait_until(lambda: view(seats[0])["phase"] == "question" and view(seats[0])["index"] == 1, "question 2")
+    room.control("skip")
+    room.wait_until(lambda: all(is_open(r) for r in seats), "question 2 to open")
+    for robot in seats:
+        assert robot.act({"choice": 1})["ok"]
+    room.wait_until(lambda: view(seats[0])["phase"] == "reveal", "the last reveal")
+    room.control("next")
+    room.wait(room.tv, "#quiz-podium")
+    room.check("end", phones=[])
+    room.finish()

@@ -52,6 +52,10 @@ def test_the_room_fits_every_screen(browser: Any, slow_server: LiveServer) -> No
     for game in ("campaign", "crown", "hierarchy", "avignon"):
         room.control("select_game", game=game)
         room.tv.wait_for_selector(f"[data-game={game}][aria-pressed=true]")
+        if game == "campaign":  # the game and the people first, How to play under them; then the host's Settings door
+            room.check(f"lobby-{game}-howto", phones=[])
+            room.tv.click("#settings-button")
+            room.tv.wait_for_function("document.getElementById('settings-door').open")
         room.check(f"lobby-{game}", phones=["player"])
 
     player = room.phones["player"]

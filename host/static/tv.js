@@ -264,24 +264,37 @@
     const shown = state.spectators.slice(0, 12);
     const watchers = isHost && state.selected_game && shown.length ? h("ul", {class: "watchers", id: "watcher-list"}, shown.map((p) =>
       h("li", {class: "watcher", "data-seat": p.id}, badge(p.colour, p.shape, 28), h("bdi", {class: "name"}, p.name), lineupButton(p, false)))) : null;
-    const grace = isHost ? h("label", {class: "seat-grace", "data-fine": ""}, t("tv.seat_grace"),
-      h("input", {id: "seat-grace", type: "text", inputmode: "numeric", value: plain(state.seat_grace_s), dir: "ltr",
-        onchange: (e) => {
-          const seconds = wholeNumber(e.target.value);
-          if (seconds === null) { say(t("error.invalid"), true); return; }
-          control("seat_grace", {seconds});
-        }})) : null;
-    /* The nickname filter (docs/security.md, "Nicknames"): on unless the host turns it off, for the names to come. */
-    const nameFilter = isHost ? h("label", {class: "seat-grace name-filter", "data-fine": ""},
-      h("input", {id: "name-filter", type: "checkbox", checked: state.name_filter !== false,
-        onchange: (e) => control("name_filter", {on: e.target.checked})}), t("tv.name_filter")) : null;
     return h("section", {class: state.players.length > 6 ? "players many" : "players", "data-read-from-sofa": ""},
       h("h2", null, t("tv.players", {n: state.players.length, max: state.max_players})),
       swapIn !== null ? h("p", {class: "swap-hint", id: "swap-hint"}, t("tv.swap_hint"),
         h("button", {class: "lineup-button", onclick: () => { swapIn = null; forget(regions.players); renderLobby(); }}, t("tv.cancel"))) : null,
       h("ul", {id: "player-list"}, items, empty),
       state.spectator_count ? h("p", {class: "spectators"}, t("tv.spectators", {n: state.spectator_count})) : null,
-      watchers, grace, nameFilter);
+      watchers);
+  }
+
+  function grace() {
+    return h("label", {class: "seat-grace", "data-fine": ""}, t("tv.seat_grace"),
+      h("input", {id: "seat-grace", type: "text", inputmode: "numeric", value: plain(state.seat_grace_s), dir: "ltr",
+        onchange: (e) => {
+          const seconds = wholeNumber(e.target.value);
+          if (seconds === null) { say(t("error.invalid"), true); return; }
+          control("seat_grace", {seconds});
+        }}));
+  }
+
+  /* The nickname filter (docs/security.md, "Nicknames"): on unless the host turns it off, for the names to come. */
+  function nameFilter() {
+    return h("label", {class: "seat-grace name-filter", "data-fine": ""},
+      h("input", {id: "name-filter", type: "checkbox", checked: state.name_filter !== false,
+        onchange: (e) => control("name_filter", {on: e.target.checked})}), t("tv.name_filter"));
+  }
+
+  /* The room's own settings (host only, behind the lobby's Settings door): how long a seat waits for its phone, and
+   * the nickname filter. */
+  function roomSettings() {
+    if (!isHost) return null;
+    return h("section", {class: "room-settings-panel", id: "room-settings-panel"}, grace(), nameFilter());
   }
 
   /* "That's me": a phone says it is someone whose phone is gone; the host confirms with one tap (any screen). One
@@ -330,7 +343,7 @@
   function gameCards() {
     return h("section", {class: "games"},
       h("h2", null, t("tv.choose_game")),
-      h("div", {class: "game-cards"}, state.games.map((g) => h("button", {
+      h("div", {class: "game-cards" + (state.selected_game ? " picked" : "")}, state.games.map((g) => h("button", {
         class: "game-card" + (state.selected_game === g.id ? " selected" : "") + (g.playable ? "" : " soon"),
         "data-game": g.id, disabled: !isHost, "aria-pressed": state.selected_game === g.id ? "true" : "false",
         onclick: () => control("select_game", {game: g.id})},
@@ -403,9 +416,13 @@
   function howToPlay(game) {
     const key = "game." + game.id + ".howto";
     if (!TR.has(key)) return null;
-    const text = t(key);
-    return h("section", {class: "howto", id: "howto"}, h("h2", null, t("tv.how_to_play")),
-      h("ol", null, text.split("|").map((line) => h("li", null, line.trim()))));
+    const lines = t(key).split("|").map((line) => line.trim());
+    const list = (shown) => h("ol", null, shown.map((line) => h("li", null, line)));
+    /* the first two steps on the lobby, where they fit a 1280x720 screen under the people and the games, at the size
+     * read from the sofa; every step in a sheet one tap away (issue [18]) */
+    const more = lines.length > 2 ? h("button", {class: "small", id: "howto-more",
+      onclick: () => TR.sheet(t("tv.how_to_play") + " · " + t(game.name_key), list(lines))}, t("stage.all_rules")) : null;
+    return h("section", {class: "howto", id: "howto", "data-read-from-sofa": ""}, h("h2", null, t("tv.how_to_play")), list(lines.slice(0, 2)), more);
   }
 
   /* Question packs: choose, preview, upload, delete (host only). The report of a rejected upload stays until the
@@ -586,24 +603,38 @@
     return h("section", {class: "packs", id: "packs"}, h("h2", null, t("tv.packs")), supply, list, upload, report);
   }
 
+  /* The lobby puts the game and the people first (issue [18]); the room's settings, the game's settings and the
+   * question packs are the host's, behind one Settings door (a disclosure that stays as the host left it). */
+  let settingsOpen = false;
+  let settingsDoor = null;
+
   function renderLobby() {
-    useLayout("lobby", () => h("div", {class: "lobby"}, region("join", "join-region"),
-      h("div", {class: "lobby-main"},
-        h("div", {class: "lobby-scroll scroll-region"}, region("players"), region("games"), region("settings"), region("packs")),
-        region("start", "start-row"))));
+    useLayout("lobby", () => {
+      settingsDoor = h("details", {class: "settings-door", id: "settings-door", open: settingsOpen,
+        ontoggle: (e) => { settingsOpen = e.currentTarget.open; }},
+      h("summary", {id: "settings-button", class: "button"}, t("stage.settings")), region("room"), region("settings"), region("packs"));
+      return h("div", {class: "lobby"}, region("join", "join-region"),
+        h("div", {class: "lobby-main"},
+          h("div", {class: "lobby-scroll scroll-region"}, region("players"), region("games"), region("howto"), settingsDoor),
+          region("start", "start-row")));
+    });
     const game = state.games.find((g) => g.id === state.selected_game);
     const lang = TR.lang;
+    settingsDoor.hidden = !isHost;
+    settingsDoor.querySelector(":scope > summary").textContent = t("stage.settings");
     update(regions.join, [state.code, state.locked, lang], () => joinPanel(false));
     update(regions.players, [state.players, isHost && state.spectators.slice(0, 12), state.spectator_count, isHost, lang,
-      state.selected_game, state.lineup, swapIn, state.seat_grace_s, state.name_filter], playerList);
+      state.selected_game, state.lineup, swapIn], playerList);
     update(regions.games, [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
+    update(regions.howto, [game && game.id, lang], () => game ? howToPlay(game) : null);
+    update(regions.room, [isHost, state.seat_grace_s, state.name_filter, lang], roomSettings);
     update(regions.settings, [game && game.id, game && game.values, isHost, lang, state.timer_scale],
-      () => game ? [howToPlay(game), settingsPanel(game)] : null);
+      () => game && isHost ? settingsPanel(game) : null);
     const short = game && game.needs && state.questions ? packsLacking(game, state.questions) : null;
     update(regions.packs, [game && game.id, game && game.needs, game && game.values && game.values.top_up,
       state.questions && Object.assign({}, state.questions, {plan: null}), isHost, lang, packReport, state.language],
-      () => game && game.needs && Object.keys(game.needs).length && state.questions ? packsPanel(game) : null);
+      () => isHost && game && game.needs && Object.keys(game.needs).length && state.questions ? packsPanel(game) : null);
     update(regions.start, [game && game.id, game && game.playable, isHost, lang, short, nextGameKey(game)], () => {
       let hint = null;
       if (!game) hint = t("tv.pick_game_hint");
@@ -679,8 +710,8 @@
 
   function renderPlaying() {
     useLayout("playing", () => h("div", {class: "playing"},
-      h("div", {class: "side"}, region("join", "join-region"), region("players")),
-      region("stage", "stage"), region("controls", "control-bar-region")));
+      h("div", {class: "side"}, region("join", "join-region"), region("players"), region("controls", "control-bar-region")),
+      region("stage", "stage")));  /* the host's bar under the people, beside the stage: the stage takes the height */
     regions.stage.setAttribute("data-read-from-sofa", "");
     regions.stage.setAttribute("data-main-panel", "");  /* the 10-foot rule: what the stage shows fills it */
     const lang = TR.lang;

@@ -257,7 +257,7 @@ TR.games.quiz = (() => {
 
   function head(view, text, right, badge) {
     return h("header", {class: "quiz-head"}, h("p", {class: "quiz-count", id: "quiz-count"}, countLine(view)), badge || null,
-      text ? h("p", {class: "quiz-phase"}, text) : null, right || null);
+      text instanceof Node ? text : text ? h("p", {class: "quiz-phase"}, text) : null, right || null);
   }
 
   /* Who has answered: every player's mark and name, lit once they answered; "7 of 12". */
@@ -294,12 +294,13 @@ TR.games.quiz = (() => {
     const clock = h("div", {class: "quiz-clock"}, ring(target, total),
       h("p", {class: "quiz-clock-label"}, wait ? t("quiz.get_ready") : t("quiz.answer_now")));
     const hint = kindHint(q, "tv");
+    /* what to do on the phones, in the head's line beside the number: the height is the tiles' */
+    const hintLine = hint ? h("p", {class: "quiz-phase quiz-number-hint", id: "quiz-hint"}, hint) : null;
     const body = h("div", {class: "quiz-body" + (q.image ? " has-image" : "")},
-      h("div", {class: "quiz-stem"}, prompt(q), hint ? h("p", {class: "quiz-number-hint", id: "quiz-hint"}, hint) : null),
-      picture(q, "tv"));
+      h("div", {class: "quiz-stem"}, prompt(q)), picture(q, "tv"));
     const options = q.options && q.options.length && q.kind !== "numeric" && q.kind !== "text" ? tvTiles(game, q) : null;
     return h("section", {class: "quiz-tv quiz-question" + enter("q", q.id + ":" + view.index), id: "question", "data-kind": q.kind},
-      head(view, null, clock, pointsBadge(q)), body, options, answeredStrip(game, view, state));
+      head(view, hintLine, clock, pointsBadge(q)), body, options, answeredStrip(game, view, state));
   }
 
   /* A player's answer in the reveal's list, compact: the option's mark, the marks of several, how much of an order
@@ -337,7 +338,7 @@ TR.games.quiz = (() => {
   /* Many options or players: the reveal's tiles and items on one line each, their texts shortened (the question
    * showed them whole; the report has them whole). */
   function optionShort(q, i, compact) {
-    return compact ? h("span", {class: "quiz-option-text", dir: "auto", "data-verbatim": ""}, short(localized(q.options[i]), 30)) : optionText(q.options[i]);
+    return compact ? h("span", {class: "quiz-option-text", dir: "auto", "data-verbatim": ""}, short(localized(q.options[i]), onPhone() ? 30 : 18)) : optionText(q.options[i]);
   }
 
   function revealTiles(game, q, reveal, compact) {
@@ -427,7 +428,8 @@ TR.games.quiz = (() => {
       return h("li", {"data-slot": slot, "data-place": view.places[slot], "data-role": "row"},
         h("span", {class: "quiz-place"}, num(view.places[slot])), moveTag(moved[slot]),
         TR.seatMark(game, slot, 28), h("bdi", {class: "name"}, nameOf(game, slot)), botTag(game, slot),
-        view.teams && p.team !== null && p.team !== undefined ? h("span", {class: "quiz-row-team"}, teamSwatch(p.team), teamName(p.team)) : null,
+        view.teams && p.team !== null && p.team !== undefined ? h("span", {class: "quiz-row-team"}, teamSwatch(p.team),
+          h("span", {class: "quiz-team-label"}, teamName(p.team))) : null,
         p.streak >= 2 ? h("span", {class: "quiz-streak"}, t("quiz.streak", {n: p.streak})) : null,
         h("span", {class: "quiz-score", "data-role": "score"}, num(p.score)));
     }));
@@ -466,7 +468,7 @@ TR.games.quiz = (() => {
     const {order, placeOf} = finalOrder(view, game);
     const teams = !!view.teams;
     const columns = ["quiz.col_player", teams ? "quiz.col_team" : null, "quiz.col_score", "quiz.col_right", "quiz.col_time", "quiz.col_streak"].filter(Boolean);
-    return h("table", {class: "quiz-stats", id: "quiz-stats"},
+    return h("table", {class: "quiz-stats" + (order.length <= 6 ? " few" : ""), id: "quiz-stats"},
       h("thead", null, h("tr", null, h("th", {class: "num"}, ""), columns.map((k, i) => h("th", {class: i && !(teams && i === 1) ? "num" : ""}, t(k))))),
       h("tbody", null, order.map((slot) => {
         const p = playerOf(view, slot);
@@ -495,8 +497,8 @@ TR.games.quiz = (() => {
       const slot = top[i];
       const place = final.placeOf(slot);
       return h("li", {class: "step step-" + (i + 1), "data-slot": slot, "data-place": place},
-        h("span", {class: "who"}, TR.seatMark(game, slot, 40), h("bdi", {class: "name"}, nameOf(game, slot)), botTag(game, slot)),
-        h("span", {class: "quiz-score"}, num(playerOf(view, slot).score)),
+        h("span", {class: "who", "data-role": "row"}, TR.seatMark(game, slot, 40), h("bdi", {class: "name"}, nameOf(game, slot)), botTag(game, slot)),
+        h("span", {class: "quiz-score", "data-role": "score"}, num(playerOf(view, slot).score)),
         h("span", {class: "block"}, h("span", {class: "quiz-podium-place"}, t("quiz.place_n", {n: place}))));
     }));
   }
