@@ -255,15 +255,35 @@ TR.games.hierarchy = (() => {
 
   /* What this page drew last: the step and where each card was (the line, the burned pile, each hand). A card that
    * is new in the line flies in from its owner's hand and turns face up; a burned card drops onto the pile; a card a
-   * Surgeon returned rises into its hand. Only between two consecutive drawings of one game (a step or a few later):
-   * a redraw of the same step (a language, a resize, the host's pause) or a reconnect's jump replays nothing. With
-   * reduced motion or the TV's Motion off the cards are simply there (the CSS stops the animations). */
+   * Surgeon returned rises into its hand. Only between two consecutive drawings of one game (a step or a few later);
+   * a reconnect's jump moves nothing. A redraw of the same step (a language, a resize, the host's pause) does not
+   * replay a move: one still under way goes on where it was (a negative animation-delay), one that is over stays
+   * over. Each moved card is marked data-moved (its kind) for the whole step. With reduced motion or the TV's Motion
+   * off the cards are simply there (the CSS stops the animations). */
   const MAX_STEPS_ANIMATED = 3;
+  const MOVE_MS = 700;  /* the longest of the keyframes below (hierarchy.css) */
   let drawnBefore = null;
+  let moving = [];  /* this step's moves: {kind, where: "line" | "burned" | seat, id, owner, start} */
 
   function placesOf(view) {
-    return {line: view.line.map((e) => e.id), burned: view.burned.map((b) => b.id),
+    return {line: view.line.map((e) => e.card), burned: view.burned.map((b) => b.id),
       hands: view.players.map((p) => p.hand.map((c) => c.id))};
+  }
+
+  /* The moves between the last drawing and this one (none if they are not consecutive steps of one game). */
+  function movesSince(before, view, step) {
+    const same = before && before.first === view.first;
+    if (!same || step <= before.step || step - before.step > MAX_STEPS_ANIMATED) return [];
+    const start = performance.now();
+    const inLine = new Set(before.places.line);
+    const burned = new Set(before.places.burned);
+    const inHand = before.places.hands.map((ids) => new Set(ids));
+    return [
+      ...view.line.filter((e) => !inLine.has(e.card)).map((e) => ({kind: "played", where: "line", id: e.card, owner: e.owner, start})),
+      ...view.burned.filter((b) => !burned.has(b.id)).map((b) => ({kind: "burning", where: "burned", id: b.id, start})),
+      ...view.players.flatMap((p) => p.hand.filter((c) => inHand[p.seat] && !inHand[p.seat].has(c.id))
+        .map((c) => ({kind: "returned", where: p.seat, id: c.id, start}))),
+    ];
   }
 
   function moveCards(root, game) {
@@ -271,40 +291,31 @@ TR.games.hierarchy = (() => {
     const now = {step: game.step, first: view.first, places: placesOf(view)};
     const before = drawnBefore;
     drawnBefore = now;
-    if (!before || before.first !== now.first || now.step <= before.step || now.step - before.step > MAX_STEPS_ANIMATED) return;
-    const was = new Set([...before.places.line, ...before.places.burned, ...before.places.hands.flat()]);
-    const inLine = new Set(before.places.line);
-    const inHand = before.places.hands.map((ids) => new Set(ids));
+    if (!before || before.step !== now.step || before.first !== now.first) moving = movesSince(before, view, game.step);
+    if (!moving.length) return;
     const run = () => {
       if (!root.isConnected) return;
       const from = (el, source) => {  /* --dx, --dy: from the middle of ``source`` to the card's own place */
+        if (!source) return;
         const a = source.getBoundingClientRect();
         const b = el.getBoundingClientRect();
         if (!a.width || !a.height) return;  /* a folded hand (a phone's opponent): the card turns in its place */
         el.style.setProperty("--dx", Math.round(a.left + a.width / 2 - (b.left + b.width / 2)) + "px");
         el.style.setProperty("--dy", Math.round(a.top + a.height / 2 - (b.top + b.height / 2)) + "px");
       };
-      view.line.forEach((entry) => {
-        if (was.has(entry.id) && inLine.has(entry.id)) return;
-        const el = root.querySelector(`#h-line [data-card="${entry.id}"]`);
-        const hand = root.querySelector(`[data-hand-of="${entry.owner}"]`);
-        if (!el) return;
-        if (hand) from(el, hand);
-        el.classList.add("h-anim", "h-played");
-      });
-      view.burned.forEach((b) => {
-        if (before.places.burned.includes(b.id)) return;
-        const el = root.querySelector(`#h-burned [data-card="${b.id}"]`);
-        if (el) el.classList.add("h-anim", "h-burning");
-      });
-      view.players.forEach((p) => p.hand.forEach((c) => {
-        if (inHand[p.seat] && inHand[p.seat].has(c.id)) return;
-        const el = root.querySelector(`[data-hand-of="${p.seat}"] [data-card="${c.id}"]`);
-        const line = root.querySelector("#h-line");
-        if (!el) return;
-        if (line) from(el, line);
-        el.classList.add("h-anim", "h-returned");
-      }));
+      for (const m of moving) {
+        /* a line card by the card it is (an Impostor's data-card is the card it copies) */
+        const el = root.querySelector(m.where === "line" ? `#h-line [data-line-card="${m.id}"]`
+          : m.where === "burned" ? `#h-burned [data-card="${m.id}"]` : `[data-hand-of="${m.where}"] [data-card="${m.id}"]`);
+        if (!el) continue;
+        el.dataset.moved = m.kind;
+        const elapsed = performance.now() - m.start;
+        if (elapsed >= MOVE_MS) continue;  /* over: a redraw leaves it in its place */
+        if (m.kind === "played") from(el, root.querySelector(`[data-hand-of="${m.owner}"]`));
+        if (m.kind === "returned") from(el, root.querySelector("#h-line"));
+        el.style.animationDelay = -Math.round(elapsed) + "ms";  /* a redraw goes on where the move was */
+        el.classList.add("h-anim", "h-" + m.kind);
+      }
     };
     /* the caller puts the new board in the page right after this returns: measure it there */
     queueMicrotask(() => (root.isConnected ? run() : requestAnimationFrame(run)));
