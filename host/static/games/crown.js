@@ -611,7 +611,8 @@ TR.games.crown = (() => {
   }
 
   /* What the house is trying to achieve (issue [18]), by its status (CROWN-R73, R74, R76, R20, R37) and the room's
-   * last day (CROWN-D6): one line under the house, always in view; its ⓘ tells how (the crowns of a reign, how a
+   * last day (CROWN-D6): the first line of the house's books, right under the house (in the region that scrolls, so
+   * that a prompt and its buttons keep their room on a small phone); its ⓘ tells how (the crowns of a reign, how a
    * ruler falls). */
   function goalLine(game) {
     const view = game.view;
@@ -673,7 +674,7 @@ TR.games.crown = (() => {
     const night = view.overnight && !game.aborted
       ? details("night", t("crownui.night.title", {day: TR.plain(view.overnight.day)}), () => nightList(game)) : null;
     if (night) night.id = "c-overnight";
-    return h("div", {class: "c-book scroll-region", id: "c-book"}, night,
+    return h("div", {class: "c-book scroll-region", id: "c-book"}, goalLine(game), night,
       details("today", t("crownui.today"), () => todayList(game)),
       details("chronicle", t("crown.label.chronicle"), () => (chronicle.length ? h("ol", {class: "c-feed", id: "c-chronicle"}, chronicle)
         : h("p", {class: "muted"}, t("crownui.nothing_yet")))),
@@ -756,7 +757,7 @@ TR.games.crown = (() => {
         clock(game.deadline_ms));
       const phase = game.aborted ? null : h("p", {class: "c-phone-phase"},
         view.day > 0 ? t("crown.label.day", {number: TR.plain(view.day)}) + t("crownui.sep") : "", t(view.phase_key));
-      const parts = [head, phase, goalLine(game)];
+      const parts = [head, phase];
       if (view.winner !== null && view.winner !== undefined) {
         parts.push(h("p", {class: "c-winner c-phone-winner"}, house(game, view.winner), " ", t("crownui.wins")));
       }
