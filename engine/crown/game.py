@@ -187,6 +187,10 @@ class CrownState:
     reason: str = ""
     ranking: tuple[int, ...] | None = None
     bot_levels: tuple[str, ...] = ("strong",) * HOUSES  # each house's bot level when a bot plays it (CROWN-D7)
+    # Where the last night began and ended (issue [18], a house's "overnight"): the length of the feed and of each
+    # house's chronicle when the last day window closed (dusk) and when the next one opened (dawn); () before any.
+    dusk: tuple[int, ...] = ()
+    dawn: tuple[int, ...] = ()
 
     def sitting(self) -> dict[str, Any]:
         """The council sitting now: every phase but the day and the end has one."""
@@ -221,8 +225,15 @@ class Work:
         self.winner = state.winner
         self.reason = state.reason
         self.ranking = state.ranking
+        self.dusk = state.dusk
+        self.dawn = state.dawn
 
     # ----- small helpers -----
+
+    def marks(self) -> tuple[int, ...]:
+        """How long the feed and each house's chronicle are now (a dusk or dawn mark)."""
+        return (len(self.s.feed) + len(self.feed_new),
+                *(len(c) + len(n) for c, n in zip(self.s.chron, self.chron_new, strict=True)))
 
     def sitting(self) -> dict[str, Any]:
         """The council sitting now: every phase but the day and the end has one."""
@@ -278,7 +289,8 @@ class Work:
             ruler=self.ruler, reign_day=self.reign_day, day=self.day, phase=self.phase, deadline_ms=self.deadline_ms,
             window_ms=self.window_ms, step=self.step, rng_state=self.rng.state, today=self.today,
             council=self.council, pending=tuple(self.pending), feed=feed, chron=chron, rulers=tuple(self.rulers),
-            crowns_announced=self.crowns_announced, winner=self.winner, reason=self.reason, ranking=self.ranking)
+            crowns_announced=self.crowns_announced, winner=self.winner, reason=self.reason, ranking=self.ranking,
+            dusk=self.dusk, dawn=self.dawn)
 
 
 def pact(pacts: Any, a: int, b: int) -> bool:
@@ -758,6 +770,7 @@ class CrownGame(Game[CrownState, CrownAction]):
 
     def _close_day(self, w: Work) -> None:
         """End of the day window and the PRE calculation (M2 step 3)."""
+        w.dusk = w.marks()  # the night begins (a house's "overnight", issue [18])
         today = w.today
         # (1) defaults
         for prop in today["alliances"]:
@@ -1046,6 +1059,7 @@ class CrownGame(Game[CrownState, CrownAction]):
         for x in w.houses:
             if x["status"] != LOYAL:
                 x["nlt"] = True
+        w.dawn = w.marks()  # the night ends: the day window opens
         w.open_window(DAY, w.s.day_ms)
 
     # ----- who plays the houses (CROWN-D1, D2) -----
@@ -1136,6 +1150,7 @@ class CrownGame(Game[CrownState, CrownAction]):
             "feed_total": len(state.feed),
             "winner": state.winner,
             "reason": state.reason or None,
+            "last_day": state.last_day,  # the room's setting (CROWN-D6): public, 0 when off
         }
 
     def view(self, state: CrownState, seat: int | None) -> dict[str, Any]:
@@ -1161,6 +1176,7 @@ class CrownGame(Game[CrownState, CrownAction]):
             "done": state.phase == DAY and state.today["done"][h],
             "used": list(state.today["used"][h]) if state.phase == DAY else [],
             "today_log": house_today(state, h),
+            "overnight": house_overnight(state, h),
         })
         prompts, actions = self._menus(state, h)
         result["prompts"] = prompts
@@ -1335,6 +1351,30 @@ def house_today(state: CrownState, h: int) -> dict[str, list[dict[str, Any]]]:
     public = [e for e in with_councils(state.feed, start) if any(e["params"].get(name) == h for name in ENTRY_HOUSES)]
     secret = [e for e in state.chron[h] if e["day"] == state.day]
     return {"public": public[-TODAY_SHOWN:], "secret": secret[-TODAY_SHOWN:]}
+
+
+# The public entries of a night every house is told of on its phone (issue [18]): its outcomes. The others a house is
+# told of only when they name it (a vote against it, a debt it paid); the openers and the tables are left out.
+NIGHT_OUTCOMES = frozenset(f"crown.log.{key}" for key in (
+    "no_aid", "hush_refusal", "deposed_war", "no_condemnation", "condemned", "veto", "no_veto", "ruler_removed",
+    "new_ruler"))
+NIGHT_SKIPPED = frozenset(f"crown.log.{key}" for key in (
+    "day_started", "judgment_opened", "transfer_opened", "crowns_announced", "revote"))
+
+
+def house_overnight(state: CrownState, h: int) -> dict[str, Any] | None:
+    """What happened to a house overnight (issue [18]: the phone says so after a night), from what it is entitled to
+    know (CROWN-D4, D5): from the close of the last day window (PRE, the councils, POST, the end of the day) to the
+    opening of this one (the day start's crowns and R21 changes). The public outcomes of the night and its public
+    entries that name the house, and the house's own chronicle of the night; two lists, each in order and bounded.
+    Only during a day window after a night (day 2 on); None otherwise."""
+    if state.phase != DAY or state.day < 2 or not state.dusk or not state.dawn or state.dawn[0] < state.dusk[0]:
+        return None
+    night = with_councils(state.feed[:state.dawn[0]], state.dusk[0])
+    public = [e for e in night if e["key"] in NIGHT_OUTCOMES
+              or (e["key"] not in NIGHT_SKIPPED and any(e["params"].get(name) == h for name in ENTRY_HOUSES))]
+    secret = list(state.chron[h][state.dusk[h + 1]:state.dawn[h + 1]])
+    return {"day": state.day, "public": public[-TODAY_SHOWN:], "secret": secret[-TODAY_SHOWN:]}
 
 
 DISCLOSURE_SOURCES = {"crown.log.spy_result": "spy", "crown.log.feast_value": "feast",

@@ -101,3 +101,39 @@ def test_a_vote_names_its_council_when_the_council_opened_before_the_feed_shown(
     shown = GAME.view(evolve(base, feed=feed), None)["feed"]
     assert len(shown) == FEED_SHOWN
     assert {e["params"]["council"] for e in shown} == {"transfer"}
+
+
+def test_a_house_overnight_holds_the_night_it_may_know_only() -> None:
+    # Issue [18]: after a night a phone says what happened overnight: the night's public outcomes and the public
+    # entries that name the house, and its own chronicle of the night (CROWN-D4, D5). House 1 spied on house 2 and
+    # house 3 on house 4 in the day (each told its report at PRE, CROWN-M8); house 4 votes to condemn house 1, the
+    # others house 4, who is condemned; the ruler uses no veto; day 4 starts with the ruler's crowns (CROWN-R73).
+    state = day("R L L L L")
+    state = act(state, 1, "spy", target=2)
+    state = act(state, 3, "spy", target=4)
+    state = act(state, 0, "aid", target=1)
+    assert GAME.view(state, 1)["overnight"] is None  # day 3 of a game built in its day: no night seen yet
+    state = close(state)
+    assert GAME.view(state, 1)["overnight"] is None  # the council sits: the night is not over
+    state = votes(state, {0: 4, 1: 4, 2: 4, 3: 4, 4: 1})
+    state = act(state, 0, "pass")
+    assert state.day == 4 and state.phase == "day"
+    one = GAME.view(state, 1)["overnight"]
+    assert one["day"] == 4
+    public = [e["key"] for e in one["public"]]
+    assert "crown.log.condemned" in public and "crown.log.no_veto" in public
+    assert [e["params"]["voter"] for e in one["public"] if e["key"] == "crown.log.vote"] == [1, 4]  # its own, against it
+    assert not {"crown.log.aid", "crown.log.spy_sent", "crown.log.day_started", "crown.log.judgment_opened"} & set(public)
+    # its report and the refund of a first spy (CROWN-A12), not spy_sent: that was in the day
+    assert {e["key"] for e in one["secret"]} == {"crown.log.spy_result", "crown.log.spy_refund"}
+    assert all(e["params"]["target"] == 2 for e in one["secret"])
+    three = GAME.view(state, 3)["overnight"]
+    assert [e["params"]["target"] for e in three["secret"] if e["key"] == "crown.log.spy_result"] == [4]
+    ruler = GAME.view(state, 0)["overnight"]
+    assert "crown.log.crown_reign" in [e["key"] for e in ruler["secret"]]  # its crowns at dawn
+    assert all(e["key"] != "crown.log.crown_reign" for h in (1, 2, 3, 4) for e in GAME.view(state, h)["overnight"]["secret"])
+    assert "overnight" not in GAME.view(state, None)  # the TV has no house
+    before = GAME.view(state, 2)["overnight"]
+    state = act(state, 2, "attack", target=3)
+    state = act(state, 2, "spy", target=3)
+    assert GAME.view(state, 2)["overnight"] == before  # the new day adds nothing to the night

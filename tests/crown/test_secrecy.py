@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from engine.crown.game import CrownGame
+from engine.crown.game import NIGHT_OUTCOMES, CrownGame
 from engine.crown.rules import ENEMY, RULER, crowns_for_reign_day
 from tests.crown.fixtures import act, day
 from tests.crown.playout import Record, random_playout
 
 PUBLIC_FIELDS = {"game", "day", "phase", "phase_key", "deadline_ms", "window_ms", "ruler", "reign_day",
                  "ruler_crowns", "houses", "pacts", "attacks", "council", "crowns_announced", "rulers", "feed",
-                 "feed_total", "winner", "reason"}
+                 "feed_total", "winner", "reason", "last_day"}
 HOUSE_FIELDS = PUBLIC_FIELDS | {"you", "status", "crowns", "debts", "disclosures", "chronicle", "done", "used",
-                                "prompts", "actions", "today_log"}
+                                "prompts", "actions", "today_log", "overnight"}
 HOUSE_ENTRY = {"index", "name_key", "colour", "crest", "player", "bot", "done"}
 COUNCIL_FIELDS = {"kind", "round", "former", "voters", "candidates", "votes", "condemned", "vetoed", "final"}
 
@@ -161,11 +161,12 @@ def check_view(game: CrownGame, state, audience: int | None, record: Record) -> 
         need(view["ruler_crowns"] == base + sum(crowns_for_reign_day(n) for n in range(1, view["reign_day"] + 1)),
              "ruler crowns not computable from public information")
     # prestige may sit only under the disclosure entries (CROWN-R14, D5)
-    allowed = ("chronicle[", "disclosures[", "today_log.secret[")  # its own chronicle, read again
+    allowed = ("chronicle[", "disclosures[", "today_log.secret[", "overnight.secret[")  # its own chronicle, read again
     for path in find_keys(view):
         if path.endswith(".prestige"):
             need(audience is not None and path.lstrip(".").startswith(allowed), f"prestige at {path}")
-        own_status = audience is not None and (path == ".status" or (path.startswith((".chronicle[", ".today_log.secret["))
+        own_status = audience is not None and (path == ".status" or (path.startswith((".chronicle[", ".today_log.secret[",
+                                                                                     ".overnight.secret["))
                                                                      and path.endswith(".params.status")))
         need(not path.endswith((".weights", ".weight", ".totals", ".tally", ".rng_state", ".status")) or own_status,
              f"secret field {path}")
@@ -181,6 +182,14 @@ def check_view(game: CrownGame, state, audience: int | None, record: Record) -> 
         need(h in e["params"].values(), "a public entry of another house's day")
     for e in view["today_log"]["secret"]:
         check_entry(e, h, record, private=True)
+    night = view["overnight"]  # issue [18]: the house's night, nothing more
+    need(night is None or (set(night) == {"day", "public", "secret"} and night["day"] == state.day), "overnight fields")
+    for e in night["public"] if night else []:
+        check_entry(e, h, record, private=False)
+        need(e["key"] in NIGHT_OUTCOMES or h in e["params"].values(), "a public entry of another house's night")
+    for e in night["secret"] if night else []:
+        check_entry(e, h, record, private=True)
+        need(e in view["chronicle"], "a night entry that is not in the house's own chronicle")
     for d in view["disclosures"]:
         need(set(d) == {"house", "prestige", "day", "point", "source"}, "disclosure fields")
     for prompt in view["prompts"]:

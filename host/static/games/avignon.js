@@ -33,7 +33,9 @@ TR.games.avignon = (() => {
   const other = (role) => (role === "rome" ? "avignon" : "rome");
   const seatName = (game, seat) => TR.seatName(game, seat);
   const onPhone = () => document.body.classList.contains("phone");
-  const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  /* no motion: the person's reduced-motion setting, or the TV's Motion off (the class motion-off on <html>) */
+  const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+    || document.documentElement.classList.contains("motion-off");
   const ended = (game, view) => view.winner !== null || !!game.aborted;
 
   const mark = TR.seatMark;
@@ -166,8 +168,8 @@ TR.games.avignon = (() => {
     const before = groups.length > 1 && groups[groups.length - 2].action.seat === last.action.seat ? groups[groups.length - 2] : null;
     const card = actedCard(last);
     return h("div", {class: "a-explain", id: "a-explain", "aria-live": "polite"},
-      before ? h("p", {class: "a-earlier"}, explain(game, view, before)) : null,
-      h("p", {class: "a-last", id: "a-last"}, explain(game, view, last)),
+      before ? h("p", {class: "a-earlier", "data-role": "log"}, explain(game, view, before)) : null,
+      h("p", {class: "a-last", id: "a-last", "data-role": "log"}, explain(game, view, last)),
       last.action.action === "petition" && card !== undefined ? petitionText(view, card) : null);
   }
 
@@ -202,7 +204,7 @@ TR.games.avignon = (() => {
     const key = a.action !== "petition" ? a.action : a.direction ? "petition_toward" : a.target ? "petition_target" : "petition";
     const fx = group.events.map((e) => logEffect(view, e, card)).filter(Boolean);
     if (a.timeout) fx.push(t("avig.log.timeout"));
-    return h("li", {class: "a-log-action", "data-log": a.action},
+    return h("li", {class: "a-log-action", "data-log": a.action, "data-role": "log"},
       h("span", {class: "a-log-what"}, t("avig.log." + key, params)),
       fx.length ? h("span", {class: "a-log-fx"}, fx.join(t("avig.sep"))) : null);
   }
@@ -217,12 +219,12 @@ TR.games.avignon = (() => {
       else turns.push({turn: g.action.turn, seat: g.action.seat, role: g.action.role, groups: [g]});
     }
     const items = turns.reverse().map((turn, i) => h("li", {class: "a-log-turn" + (i === 0 ? " newest" : ""), "data-turn": turn.turn},
-      h("p", {class: "a-log-head"}, t("avig.log.turn", {n: turn.turn, name: iso(seatName(game, turn.seat)), place: place(turn.role)})),
+      h("p", {class: "a-log-head", "data-role": "log"}, t("avig.log.turn", {n: turn.turn, name: iso(seatName(game, turn.seat)), place: place(turn.role)})),
       h("ol", {class: "a-log-actions"}, turn.groups.slice().reverse().map((g) => logAction(view, g)))));
     const over = view.history.find((e) => e.kind === "over");
-    if (over) items.unshift(h("li", {class: "a-log-over"}, t("avig.log.over", {name: iso(seatName(game, over.winner)), reason: t("outcome.avignon." + over.reason)})));
+    if (over) items.unshift(h("li", {class: "a-log-over", "data-role": "log"}, t("avig.log.over", {name: iso(seatName(game, over.winner)), reason: t("outcome.avignon." + over.reason)})));
     const begin = view.history.find((e) => e.kind === "start");
-    if (begin) items.push(h("li", {class: "a-log-start"}, t("avig.log.start", {rome: iso(seatName(game, begin.rome)), avignon: iso(seatName(game, begin.avignon))})));
+    if (begin) items.push(h("li", {class: "a-log-start", "data-role": "log"}, t("avig.log.start", {rome: iso(seatName(game, begin.rome)), avignon: iso(seatName(game, begin.avignon))})));
     return h("section", {class: "a-log", id: "a-log", "aria-label": t("avig.log.title")},
       h("h3", {class: "a-log-title"}, t("avig.log.title")),
       h("ol", {class: "a-log-list scroll-region", id: "a-log-list"}, items));
@@ -258,7 +260,7 @@ TR.games.avignon = (() => {
         opts.compact ? mark(game, view.roles[role], 20) : null,
         h("span", {class: "a-conclave-word"}, t("avig.conclave")),
         h("span", {class: "a-conclave-place"}, opts.mine === role ? t("avig.yours", {place: place(role)}) : place(role)),
-        h("span", {class: "a-conclave-count"}, t("avig.count", {n: view.conclaves[role].length, max: WIN_COUNT}))),
+        h("span", {class: "a-conclave-count", "data-role": opts.compact ? null : "score"}, t("avig.count", {n: view.conclaves[role].length, max: WIN_COUNT}))),
       opts.compact ? null : h("p", {class: "a-conclave-who"}, who(game, view.roles[role], 32)),
       h("div", {class: "a-conclave-cards"}, view.conclaves[role].map((c) => tok(c))));
     const topDiscard = view.discard.length ? view.discard[view.discard.length - 1] : null;
@@ -315,6 +317,8 @@ TR.games.avignon = (() => {
     const still = reducedMotion();
     const run = () => {
       if (!root.isConnected) return;
+      const newest = root.querySelector(".a-log-turn.newest");
+      if (newest && !still) newest.classList.add("a-log-arrive");
       for (const m of moves) {
         const el = root.querySelector(`.a-board [data-card="${m.card}"]`);
         const from = m.from === "deck" ? root.querySelector(".a-deck-pile .a-card-back") : root.querySelector(`[data-cell="${m.from}"]`);
@@ -353,12 +357,12 @@ TR.games.avignon = (() => {
     const compact = onPhone();
     const after = h("div", {class: "a-after" + (compact ? " scroll-region" : "")}, lastTurn(game, view));
     const drawn = board(game, view, {lit: lastLanes(view), compact});
-    /* the TV: the board and the last turn on the left, the move log beside them; a watching phone: the log after
-     * the last turn, in the same scrolling region */
+    /* the TV: the board on the left, the move log beside it, the last turn told under both (the whole width, so
+     * its sentence stays short); a watching phone: the log after the last turn, in the same scrolling region */
     const root = compact
       ? h("div", {class: "a-tv" + (ended(game, view) ? " over" : ""), "data-step": game.step}, status(game, view), drawn, after)
       : h("div", {class: "a-tv" + (ended(game, view) ? " over" : ""), "data-step": game.step}, status(game, view),
-        h("div", {class: "a-tv-main"}, h("div", {class: "a-tv-play"}, drawn, after), moveLog(game, view)));
+        h("div", {class: "a-tv-main"}, h("div", {class: "a-tv-play"}, drawn), moveLog(game, view), after));
     if (compact) after.append(moveLog(game, view));
     el.append(root);
     animate(root, game, view);

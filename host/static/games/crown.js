@@ -17,6 +17,7 @@ TR.games.crown = (() => {
   const HOUSE_PARAMS = ["attacker", "target", "house", "ruler", "proposer", "voter", "choice", "creditor", "debtor",
     "former", "vetoed", "replacement", "partner", "demander", "payer"];
   const COUNT_PARAMS = ["crowns", "amount", "prestige", "count"];  /* the count a plural message agrees with */
+  const WIN_CROWNS = 10;  /* CROWN-R76: the ruler wins with this many crowns */
 
   /* ----- houses ----- */
 
@@ -115,11 +116,12 @@ TR.games.crown = (() => {
       view.ruler === null || view.ruler === undefined || view.phase === "over" ? null  /* the end: the winner instead */
         : h("p", {class: "c-ruler", id: "c-ruler"}, h("span", {class: "c-crown-mark", "aria-hidden": "true"}, "♛"),
           house(game, view.ruler),
-          h("span", {class: "c-reign"}, view.reign_day > 0 ? t("crownui.reign", {day: TR.plain(view.reign_day)}) + t("crownui.sep") : "",
-            crownCount(view.ruler_crowns))));
+          view.reign_day > 0 ? h("span", {class: "c-reign"}, t("crownui.reign", {day: TR.plain(view.reign_day)})) : null,
+          /* the ruler's crowns: the game's score, read from the sofa (issue [18]) */
+          h("span", {class: "c-ruler-crowns", id: "c-ruler-crowns", "data-role": "score"}, crownCount(view.ruler_crowns))));
   }
 
-  function houseCard(game, state, i) {
+  function houseCard(game, state, i, landed) {
     const view = game.view;
     const data = view.houses[i];
     const pacts = view.pacts.filter((p) => p.includes(i)).map((p) => (p[0] === i ? p[1] : p[0]));
@@ -129,7 +131,8 @@ TR.games.crown = (() => {
     const crowns = view.ruler === i && view.phase !== "over" ? view.ruler_crowns : announced;
     const ruling = view.ruler === i;
     const bot = game.slots[i] ? game.slots[i].bot : data.bot;  /* the room's seat: a latecomer may have taken a bot's house */
-    return h("li", {class: "c-card" + (ruling ? " ruling" : "") + (bot ? " bot" : ""), "data-house": i,
+    const hit = landed && landed.struck.has(i) ? " c-struck" : landed && landed.chosen.has(i) ? " c-chosen" : "";
+    return h("li", {class: "c-card" + (ruling ? " ruling" : "") + (bot ? " bot" : "") + hit, "data-house": i,
       style: `--house: ${data.colour}`},
     crest(data),
     h("div", {class: "c-card-text"},
@@ -145,12 +148,12 @@ TR.games.crown = (() => {
 
   /* The council as it votes: each vote in its council's words (condemns, supports); the verdict large. After a veto
    * the house finally condemned is the verdict and the veto is told beneath it, as the story (issue 15). */
-  function councilPanel(game) {
+  function councilPanel(game, fresh) {
     const view = game.view;
     const council = view.council;
     if (!council) return null;
     const kind = council.kind;
-    const votes = council.votes.map((v) => h("li", {class: "c-vote", "data-voter": v.voter}, house(game, v.voter),
+    const votes = council.votes.map((v, n) => h("li", {class: "c-vote" + (n >= fresh ? " c-new" : ""), "data-voter": v.voter}, house(game, v.voter),
       h("span", {class: "c-verb" + (v.choice === null ? " c-abstain" : "")},
         t(v.choice === null ? "crownui.verb_none." + kind : "crownui.verb." + kind)),
       v.choice === null ? null : house(game, v.choice),
@@ -171,17 +174,17 @@ TR.games.crown = (() => {
     }
     return h("section", {class: "c-council", id: "c-council", "data-council": kind},
       h("h2", null, t("crownui.votes_title." + kind), council.round > 1 ? t("crownui.sep") + t("crownui.round", {n: TR.plain(council.round)}) : null),
-      votes.length ? h("ol", {class: "c-votes"}, votes) : null,
+      votes.length ? h("ol", {class: "c-votes", "data-role": "log"}, votes) : null,
       !known(final) && !game.aborted && !known(condemned) && waiting.length ? h("p", {class: "c-waiting"}, t("crownui.waiting_votes"), " ",
         waiting.map((x) => house(game, x))) : null,
       verdict);
   }
 
-  function attacksPanel(game) {
+  function attacksPanel(game, fresh) {
     const attacks = game.view.attacks || [];
     if (!attacks.length) return null;
     return h("section", {class: "c-attacks", id: "c-attacks"}, h("h2", null, t("crownui.attacks_today")),
-      h("ul", null, attacks.map((a) => h("li", {class: "c-attack"}, house(game, a.attacker),
+      h("ul", {"data-role": "log"}, attacks.map((a, n) => h("li", {class: "c-attack" + (n >= fresh ? " c-new" : "")}, house(game, a.attacker),
         h("span", {class: "c-swords", "aria-hidden": "true"}, "⚔"), house(game, a.target),
         a.forced_by === null || a.forced_by === undefined ? null
           : h("span", {class: "c-forced"}, t("crownui.forced_by", {house: TR.iso(houseName(game, a.forced_by))}))))));
@@ -196,7 +199,33 @@ TR.games.crown = (() => {
     const fresh = highlight ? seenFeed.total : Infinity;
     const items = view.feed.map((entry, i) => ({entry, n: first + i})).slice(-count).reverse();
     return h("ol", {class: "c-feed scroll-region", id}, items.map((item) => h("li", {class: "c-entry" + (item.n >= fresh ? " new" : ""),
-      "data-key": entryKey(item.entry)}, dayChip(item.entry.day), h("span", {class: "c-entry-text"}, entryText(game, item.entry)))));
+      "data-key": entryKey(item.entry), "data-role": highlight ? "log" : null}, dayChip(item.entry.day), h("span", {class: "c-entry-text"}, entryText(game, item.entry)))));
+  }
+
+  /* What the TV drew last (issue [18]: a play lands on the board once): how many of today's attacks and of the
+   * sitting council's votes it has shown. A new attack lands on its target's card (it shakes), a new vote on the
+   * card of the house it names (it glows); a redraw of the same state, or the first drawing of a page, replays
+   * nothing. */
+  let seenPlays = null;
+
+  function freshPlays(game) {
+    const view = game.view;
+    const attacks = (view.attacks || []).length;
+    const council = view.council ? [view.day, view.council.kind, view.council.round].join(":") : null;
+    const now = {game: game.slots.map((s) => s.seat).join(","), day: view.day, attacks, council,
+      votes: view.council ? view.council.votes.length : 0};
+    const before = seenPlays;
+    seenPlays = now;
+    if (!before || before.game !== now.game) return {attacks, votes: now.votes};
+    return {attacks: before.day === now.day ? Math.min(before.attacks, attacks) : 0,
+      votes: before.council === council ? Math.min(before.votes, now.votes) : 0};
+  }
+
+  function landed(game, fresh) {
+    const view = game.view;
+    const struck = new Set((view.attacks || []).slice(fresh.attacks).map((a) => a.target));
+    const chosen = new Set(view.council ? view.council.votes.slice(fresh.votes).map((v) => v.choice).filter((x) => x !== null) : []);
+    return {struck, chosen};
   }
 
   function tv(el, game, state, receivedAt) {
@@ -207,12 +236,14 @@ TR.games.crown = (() => {
     const feed = feedList(game, 25, "c-feed", true);
     seenFeed = {game: key, total: view.feed_total};
     const over = view.phase === "over";
+    const fresh = freshPlays(game);
+    const lands = landed(game, fresh);
     const winner = view.winner === null || view.winner === undefined ? null
       : h("p", {class: "c-winner", id: "c-winner"}, house(game, view.winner), " ", t("crownui.wins"),
         view.reason ? h("span", {class: "c-reason"}, t("outcome.crown." + view.reason)) : null);
     el.append(h("div", {class: "c-tv" + (over ? " over" : "")},
-      h("ul", {class: "c-cards", id: "c-cards"}, view.houses.map((_, i) => houseCard(game, state, i))),
-      h("div", {class: "c-centre"}, banner(game), winner, councilPanel(game), attacksPanel(game),
+      h("ul", {class: "c-cards", id: "c-cards"}, view.houses.map((_, i) => houseCard(game, state, i, lands))),
+      h("div", {class: "c-centre"}, banner(game), winner, councilPanel(game, fresh.votes), attacksPanel(game, fresh.attacks),
         h("section", {class: "c-feed-box"}, h("h2", null, t("crownui.news")), feed))));
   }
 
@@ -284,7 +315,7 @@ TR.games.crown = (() => {
   /* ----- phone ----- */
 
   let pick = {step: null, choice: null};  /* the action being composed, kept across redraws of the same step */
-  const open = {today: true, chronicle: true, debts: true, seen: true, feed: false};
+  const open = {night: true, today: true, chronicle: true, debts: true, seen: true, feed: false};
   let redraw = () => {};
   /* A teammate's action took what this phone was composing (issue 15): who, told until this phone starts another. */
   let notice = null;
@@ -580,6 +611,34 @@ TR.games.crown = (() => {
       more ? h("p", {class: "c-more"}, t("crownui.more_prompts", {n: more})) : null);
   }
 
+  /* What the house is trying to achieve (issue [18]), by its status (CROWN-R73, R74, R76, R20, R37) and the room's
+   * last day (CROWN-D6): the first line of the house's books, right under the house (in the region that scrolls, so
+   * that a prompt and its buttons keep their room on a small phone); its ⓘ tells how (the crowns of a reign, how a
+   * ruler falls). */
+  function goalLine(game) {
+    const view = game.view;
+    if (game.aborted || view.phase === "over") return null;
+    const key = view.phase === "initial" || view.ruler === null || view.ruler === undefined ? "initial" : view.status;
+    const text = t("crownui.goal." + key, {win: WIN_CROWNS, crowns: view.crowns})
+      + (view.last_day ? " " + t("crownui.goal.last_day", {day: TR.plain(view.last_day)}) : "");
+    return h("div", {class: "c-goal-row"}, h("p", {class: "c-goal", id: "c-goal", "data-goal": key}, text),
+      TR.infoButton(t("crownui.goal.title"), () => [t("crownui.goal.how." + key)], {"data-info": "goal"}));
+  }
+
+  /* What happened to the house overnight (issue [18]): the night's public outcomes and what named the house, then
+   * what only the house knows (the view's ``overnight``, engine/crown/game.py house_overnight). */
+  function nightList(game) {
+    const night = game.view.overnight;
+    const rows = (list) => list.map((e) => h("li", {class: "c-entry", "data-key": entryKey(e)},
+      h("span", {class: "c-entry-text"}, entryText(game, e))));
+    if (!night.public.length && !night.secret.length) return h("p", {class: "muted"}, t("crownui.night.nothing"));
+    return h("div", {id: "c-night"},
+      night.public.length ? [h("h4", {class: "c-today-head"}, t("crownui.night.public")),
+        h("ol", {class: "c-feed", id: "c-night-public"}, rows(night.public))] : null,
+      night.secret.length ? [h("h4", {class: "c-today-head c-secret"}, t("crownui.night.secret")),
+        h("ol", {class: "c-feed", id: "c-night-secret"}, rows(night.secret))] : null);
+  }
+
   /* A book section; a closed one has no content at all (closed content would still take part in the layout). */
   function details(name, title, content) {
     return h("details", {class: "c-details", id: "c-section-" + name, open: open[name],
@@ -613,7 +672,10 @@ TR.games.crown = (() => {
         point: t("crown.when." + d.point), source: t("crownui.source." + d.source)})));
     const chronicle = view.chronicle.slice().reverse().map((e) => h("li", {class: "c-entry", "data-key": e.key},
       dayChip(e.day), h("span", {class: "c-entry-text"}, entryText(game, e))));
-    return h("div", {class: "c-book scroll-region", id: "c-book"},
+    const night = view.overnight && !game.aborted
+      ? details("night", t("crownui.night.title", {day: TR.plain(view.overnight.day)}), () => nightList(game)) : null;
+    if (night) night.id = "c-overnight";
+    return h("div", {class: "c-book scroll-region", id: "c-book"}, goalLine(game), night,
       details("today", t("crownui.today"), () => todayList(game)),
       details("chronicle", t("crown.label.chronicle"), () => (chronicle.length ? h("ol", {class: "c-feed", id: "c-chronicle"}, chronicle)
         : h("p", {class: "muted"}, t("crownui.nothing_yet")))),

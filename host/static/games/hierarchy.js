@@ -24,6 +24,7 @@ TR.games.hierarchy = (() => {
   const {t, h, localized} = TR;
   const onPhone = () => document.body.classList.contains("phone");
   const LONG_LINE = 11;  /* from this many cards the TV draws the line's cards lower (.h-line.long) */
+  const SHORT_LINE = 6;  /* up to this many, larger (.h-line.short, .shortish): the board has the room (issue [18]) */
 
   /* ----- the sides: Gold and Purple (HIER-R5), their colour in CSS (.side-gold, .side-purple), a mark beside it ----- */
 
@@ -199,7 +200,7 @@ TR.games.hierarchy = (() => {
       h("h2", {class: "h-panel-title"}, t("hier.log_title")),
       history.length ? h("ol", {class: "h-log-list scroll-region", reversed: ""}, history.slice().reverse().map((entry) => {
         const side = sideOf(game, entry.seat);
-        return h("li", {class: "h-log-entry" + sideClass(side), "data-kind": entry.kind},
+        return h("li", {class: "h-log-entry" + sideClass(side), "data-kind": entry.kind, "data-role": "log"},
           sideMark(side), h("span", {class: "h-log-text"}, entry.kind === "lost" ? null  /* its sentence names both players */
             : [h("bdi", {class: "h-log-who"}, TR.seatName(game, entry.seat)), " "], logSentence(game, entry)));
       })) : h("p", {class: "h-log-empty muted"}, t("hier.log_empty")));
@@ -228,7 +229,7 @@ TR.games.hierarchy = (() => {
     const shown = history.slice(from).filter((entry) => !logged || entry.kind !== "lost");
     if (!shown.length) return null;
     return h("div", {class: "h-last", id: "h-last", "aria-live": "polite"}, shown.map((entry) =>
-      h("p", {class: "h-last-" + entry.kind}, sentence(game, entry.message),
+      h("p", {class: "h-last-" + entry.kind, "data-role": logged ? "log" : null}, sentence(game, entry.message),
         entry.timed_out ? h("span", {class: "h-timed-out"}, " ", t("hier.timed_out")) : null)));
   }
 
@@ -253,7 +254,77 @@ TR.games.hierarchy = (() => {
     const active = !isOver(game, state) && view.actor === p.seat;
     return h("section", {class: "h-hand-row" + (active ? " active" : ""), "data-seat": p.seat},
       h("p", {class: "h-who"}, who(game, p.seat, 30), sideTag(p.colour), h("span", {class: "muted"}, " · ", t("hier.cards_left", {n: p.hand.length}))),
-      h("div", {class: "h-hand"}, p.hand.map((c) => handCard(game, c, p.seat))));
+      h("div", {class: "h-hand", "data-hand-of": p.seat}, p.hand.map((c) => handCard(game, c, p.seat))));
+  }
+
+  /* ----- motion (issue [18]): a play moves on the board ----- */
+
+  /* What this page drew last: the step and where each card was (the line, the burned pile, each hand). A card that
+   * is new in the line flies in from its owner's hand and turns face up; a burned card drops onto the pile; a card a
+   * Surgeon returned rises into its hand. Only between two consecutive drawings of one game (a step or a few later);
+   * a reconnect's jump moves nothing. A redraw of the same step (a language, a resize, the host's pause) does not
+   * replay a move: one still under way goes on where it was (a negative animation-delay), one that is over stays
+   * over. Each moved card is marked data-moved (its kind) for the whole step. With reduced motion or the TV's Motion
+   * off the cards are simply there (the CSS stops the animations). */
+  const MAX_STEPS_ANIMATED = 3;
+  const MOVE_MS = 700;  /* the longest of the keyframes below (hierarchy.css) */
+  let drawnBefore = null;
+  let moving = [];  /* this step's moves: {kind, where: "line" | "burned" | seat, id, owner, start} */
+
+  function placesOf(view) {
+    return {line: view.line.map((e) => e.card), burned: view.burned.map((b) => b.id),
+      hands: view.players.map((p) => p.hand.map((c) => c.id))};
+  }
+
+  /* The moves between the last drawing and this one (none if they are not consecutive steps of one game). */
+  function movesSince(before, view, step) {
+    const same = before && before.first === view.first;
+    if (!same || step <= before.step || step - before.step > MAX_STEPS_ANIMATED) return [];
+    const start = performance.now();
+    const inLine = new Set(before.places.line);
+    const burned = new Set(before.places.burned);
+    const inHand = before.places.hands.map((ids) => new Set(ids));
+    return [
+      ...view.line.filter((e) => !inLine.has(e.card)).map((e) => ({kind: "played", where: "line", id: e.card, owner: e.owner, start})),
+      ...view.burned.filter((b) => !burned.has(b.id)).map((b) => ({kind: "burning", where: "burned", id: b.id, start})),
+      ...view.players.flatMap((p) => p.hand.filter((c) => inHand[p.seat] && !inHand[p.seat].has(c.id))
+        .map((c) => ({kind: "returned", where: p.seat, id: c.id, start}))),
+    ];
+  }
+
+  function moveCards(root, game) {
+    const view = game.view;
+    const now = {step: game.step, first: view.first, places: placesOf(view)};
+    const before = drawnBefore;
+    drawnBefore = now;
+    if (!before || before.step !== now.step || before.first !== now.first) moving = movesSince(before, view, game.step);
+    if (!moving.length) return;
+    const run = () => {
+      if (!root.isConnected) return;
+      const from = (el, source) => {  /* --dx, --dy: from the middle of ``source`` to the card's own place */
+        if (!source) return;
+        const a = source.getBoundingClientRect();
+        const b = el.getBoundingClientRect();
+        if (!a.width || !a.height) return;  /* a folded hand (a phone's opponent): the card turns in its place */
+        el.style.setProperty("--dx", Math.round(a.left + a.width / 2 - (b.left + b.width / 2)) + "px");
+        el.style.setProperty("--dy", Math.round(a.top + a.height / 2 - (b.top + b.height / 2)) + "px");
+      };
+      for (const m of moving) {
+        /* a line card by the card it is (an Impostor's data-card is the card it copies) */
+        const el = root.querySelector(m.where === "line" ? `#h-line [data-line-card="${m.id}"]`
+          : m.where === "burned" ? `#h-burned [data-card="${m.id}"]` : `[data-hand-of="${m.where}"] [data-card="${m.id}"]`);
+        if (!el) continue;
+        el.dataset.moved = m.kind;
+        const elapsed = performance.now() - m.start;
+        if (elapsed >= MOVE_MS) continue;  /* over: a redraw leaves it in its place */
+        if (m.kind === "played") from(el, root.querySelector(`[data-hand-of="${m.owner}"]`));
+        if (m.kind === "returned") from(el, root.querySelector("#h-line"));
+        el.style.animationDelay = -Math.round(elapsed) + "ms";  /* a redraw goes on where the move was */
+        el.classList.add("h-anim", "h-" + m.kind);
+      }
+    };
+    /* the caller puts the new board in the page right after this returns: measure it there */
+    queueMicrotask(() => (root.isConnected ? run() : requestAnimationFrame(run)));
   }
 
   /* The TV: whose move; the line, the last play and the burned pile beside the move log; both hands; the card
@@ -263,18 +334,23 @@ TR.games.hierarchy = (() => {
     if (game.step) TR.sound && TR.sound.cue("card", game.step);  /* a card played (or passed): one cue per step */
     const hands = h("div", {class: "h-hands"}, view.players.map((p) => handPanel(game, view, p, state)));
     if (onPhone()) {
-      el.append(h("div", {class: "h-tv scroll-region", "data-hier-step": game.step}, statusLine(game, state),
-        h("section", {class: "h-board"}, lineHead(view), lineView(game, view)), lastPlay(game, view), hands, burnedView(game, view)));
+      const root = h("div", {class: "h-tv scroll-region", "data-hier-step": game.step}, statusLine(game, state),
+        h("section", {class: "h-board"}, lineHead(view), lineView(game, view)), lastPlay(game, view), hands, burnedView(game, view));
+      el.append(root);
+      moveCards(root, game);
       return;
     }
     /* beside the log the line has less room: the burned pile shares the line's head, and a long line (LONG_LINE
      * cards or more, three rows in Romanian) gets lower cards, so the last play stays above the hands */
     const line = lineView(game, view);
     if (view.line.length >= LONG_LINE) line.classList.add("long");
-    el.append(h("div", {class: "h-tv h-tv-wide", "data-hier-step": game.step}, statusLine(game, state),
+    else if (view.line.length && view.line.length <= SHORT_LINE) line.classList.add(view.line.length <= 3 ? "short" : "shortish");
+    const root = h("div", {class: "h-tv h-tv-wide", "data-hier-step": game.step}, statusLine(game, state),
       h("section", {class: "h-board"}, h("div", {class: "h-board-head"}, lineHead(view), burnedView(game, view)), line,
         lastPlay(game, view, true)),
-      moveLog(game, view), hands, isOver(game, state) ? null : reference(game, view)));  /* the results need the room */
+      moveLog(game, view), hands, isOver(game, state) ? null : reference(game, view));  /* the results need the room */
+    el.append(root);
+    moveCards(root, game);
   }
 
   /* The how-to sheet's part (TR.rulesSheet): the sides, then every card with its number, royal mark, name and full
@@ -373,7 +449,7 @@ TR.games.hierarchy = (() => {
       h("details", {class: "h-opponent", id: "h-opponent", open: opponentOpen, ontoggle: (e) => { opponentOpen = e.currentTarget.open; }},
         h("summary", null, who(game, opponent, 24), sideTag(sideOf(game, opponent)),
           h("span", {class: "muted"}, " · ", t("hier.cards_left", {n: view.players[opponent].hand.length}))),
-        h("div", {class: "h-hand"}, view.players[opponent].hand.map((c) => handCard(game, c, opponent)))),
+        h("div", {class: "h-hand", "data-hand-of": opponent}, view.players[opponent].hand.map((c) => handCard(game, c, opponent)))),
       burnedView(game, view), lastPlay(game, view), lineHead(view), lineView(game, view)));
 
     /* What this player does now: whose move, the own hand (lit and tappable on the player's turn, dimmed
@@ -392,7 +468,8 @@ TR.games.hierarchy = (() => {
         role: "button", tabindex: "0", "aria-pressed": chosen.card === c.id ? "true" : "false",
         onclick: () => pick(c.id), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(c.id); } }});
     };
-    const mine = hand.length ? h("div", {class: "h-hand mine" + (myTurn ? " turn" : ""), id: myTurn ? "h-my-hand" : "h-hand-mine"}, hand.map(tile)) : null;
+    const mine = hand.length ? h("div", {class: "h-hand mine" + (myTurn ? " turn" : ""), id: myTurn ? "h-my-hand" : "h-hand-mine",
+      "data-hand-of": me}, hand.map(tile)) : null;
     let answer = null;
     if (returns.length) answer = returnsView(game, view, returns, act, redraw);
     else if (myTurn && chosen.card && blocked[chosen.card]) {
@@ -404,8 +481,10 @@ TR.games.hierarchy = (() => {
     /* "You play Purple": the player's side, its mark and colour, above the own hand. */
     const yours = h("p", {class: "h-you-side", id: "h-you-side", "data-side": sideOf(game, me)},
       t("hier.you_play"), " ", sideTag(sideOf(game, me)));
-    el.append(h("div", {class: "h-phone", "data-hier-step": game.step}, table,
-      over && !hand.length ? null : h("div", {class: "h-act"}, status, yours, mine, answer)));
+    const root = h("div", {class: "h-phone", "data-hier-step": game.step}, table,
+      over && !hand.length ? null : h("div", {class: "h-act"}, status, yours, mine, answer));
+    el.append(root);
+    moveCards(root, game);
     el.addEventListener("h-redraw", () => { el.replaceChildren(); phone(el, game, state, act); }, {once: true});
   }
 
