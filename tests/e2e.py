@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import shutil
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +139,12 @@ def start_with_phones(browser: Any, url: str, game: str, names: tuple[str, ...] 
     set_setting(tv, "bots", False)
     tv.click("#start")
     return tv, phones
+
+
+def pack_zip(name: str, questions: list[dict[str, Any]]) -> bytes:
+    """A question pack as the host uploads it: a .zip with its pack.json."""
+    pack = {"format": "throneroom-pack/1", "name": name, "language": "en", "questions": questions}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("pack.json", json.dumps(pack))
+    return out.getvalue()

@@ -12,52 +12,16 @@ nothing moves unless a house acts or the host skips."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
 from tests.e2e import shot
-from tests.screens.harness import Robot, StressRoom
+from tests.screens.harness import StressRoom
+from tests.test_e2e_crown_learn import EN, FALCON, ROSE, SERPENT, SUN, TOWER, act, house, phase_of, text
 
-FALCON, ROSE, TOWER, SERPENT, SUN = range(5)
-ROOT = Path(__file__).resolve().parent.parent
 SMALL = {"width": 360, "height": 640}
-
-
-def catalog(lang: str) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for name in ("crown", "crownui", "cards"):
-        result |= json.loads((ROOT / "host" / "i18n" / f"{name}.{lang}.json").read_text(encoding="utf-8"))
-    return result
-
-
-EN = catalog("en")
-ISO = "\u2068{}\u2069"  # a name isolated in a sentence (TR.iso)
-
-
-def text(key: str, **names: str) -> str:
-    """A catalog message with house names filled in, as the page writes them (isolated)."""
-    message = EN[key]
-    for name, value in names.items():
-        message = message.replace("{" + name + "}", ISO.format(value))
-    return message
-
-
-def house(i: int) -> str:
-    return EN["crown.house." + ("falcon", "rose", "tower", "serpent", "sun")[i]]
-
-
-def act(robot: Robot, **payload: Any) -> None:
-    answer = robot.act(payload)
-    assert answer["ok"], (payload, answer)
-
-
-def phase_of(robot: Robot) -> tuple[str, int]:
-    view = robot.game["view"] if robot.game else {"phase": None, "day": None}
-    return view["phase"], view["day"]
 
 
 def goal_start(key: str) -> str:

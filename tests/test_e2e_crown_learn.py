@@ -27,7 +27,7 @@ SMALL = {"width": 360, "height": 640}
 
 def catalog(lang: str) -> dict[str, Any]:
     result: dict[str, Any] = {}
-    for name in ("crown", "crownui"):
+    for name in ("crown", "crownui", "cards"):
         result |= json.loads((ROOT / "host" / "i18n" / f"{name}.{lang}.json").read_text(encoding="utf-8"))
     return result
 

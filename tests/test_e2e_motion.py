@@ -20,10 +20,7 @@ looks at the end state.
 
 from __future__ import annotations
 
-import io
-import json
 import re
-import zipfile
 from typing import Any
 
 import requests
@@ -31,7 +28,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import new_page, open_tv, quiz_phones, shot
+from tests.e2e import new_page, open_tv, pack_zip, quiz_phones, shot
 
 TV_SIZE = {"width": 1280, "height": 720}
 QUESTIONS = [
@@ -42,14 +39,6 @@ QUESTIONS = [
 # The option each player taps per question: Bob leads after the first, Ana takes the lead with the double points of
 # the second (Bob and Zahra drop a place), and Bob keeps second place with the third.
 PICKS = {"Ana": (1, 0, 0), "Bob": (0, 1, 0), "Zahra": (1, 2, 1)}
-
-
-def pack_zip() -> bytes:
-    pack = {"format": "throneroom-pack/1", "name": "Motion quiz", "language": "en", "questions": QUESTIONS}
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("pack.json", json.dumps(pack))
-    return out.getvalue()
 
 
 def freeze(page: Page) -> Any:
@@ -113,7 +102,7 @@ def test_the_quiz_moves_on_one_tv_and_stands_still_on_the_others(browser: Any, s
     tv, code = open_tv(browser, server.url, TV_SIZE["width"], TV_SIZE["height"])
     token = tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{code}'))")
     upload = requests.post(server.url + "/api/packs", headers={"X-Room-Code": code, "X-Host-Token": token},
-                           files={"file": ("motion.zip", pack_zip())}, timeout=60)
+                           files={"file": ("motion.zip", pack_zip("Motion quiz", QUESTIONS))}, timeout=60)
     assert upload.status_code == 201, upload.text
     pack_id = upload.json()["pack"]["id"]
 

@@ -13,10 +13,8 @@
 """
 from __future__ import annotations
 
-import io
 import json
 import re
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,7 @@ import socketio
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, join, new_page, open_tv
+from tests.e2e import PHONE, join, new_page, open_tv, pack_zip
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_CUES = {"lockin", "right", "wrong", "reveal", "leaderboard", "podium", "conquest", "card", "unlock", "tick", "tower"}
@@ -202,14 +200,6 @@ def test_the_display_sheet_speaks_persian_with_persian_digits(browser: Any, serv
     expect(tv.locator("#effects-volume-value")).to_have_text(re.compile("^۷۰"))
 
 
-def pack_zip() -> bytes:
-    pack = {"format": "throneroom-pack/1", "name": "Sound check", "language": "en", "questions": QUESTIONS}
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("pack.json", json.dumps(pack))
-    return out.getvalue()
-
-
 def host_setup(url: str, code: str, token: str, pack_id: str) -> None:
     host = socketio.Client(reconnection=False)
     host.connect(url, namespaces=["/tv"], transports=["websocket"], wait_timeout=10)
@@ -232,7 +222,7 @@ def test_a_real_quiz_plays_its_cues_with_their_twins_and_a_phone_is_silent_until
     tv, code = open_tv(browser, server.url, 1280, 720)
     token = tv.evaluate(f"JSON.parse(localStorage.getItem('throneroom.host.{code}'))")
     upload = requests.post(server.url + "/api/packs", headers={"X-Room-Code": code, "X-Host-Token": token},
-                           files={"file": ("sound.zip", pack_zip())}, timeout=60)
+                           files={"file": ("sound.zip", pack_zip("Sound check", QUESTIONS))}, timeout=60)
     assert upload.status_code == 201, upload.text
     ana, bob = new_page(browser, **PHONE), new_page(browser, **PHONE)
     join(ana, f"{server.url}/join/{code}", "Ana")
