@@ -961,7 +961,10 @@ class QuizGame(Game[QuizState, QuizAction]):
         question = state.question
         revealed = state.phase in ("reveal", "standings", "over")
         result: AudienceQuestion = {"key": state.index, "kind": question.kind, "opens_ms": state.opens_ms,
-                                    "closes_ms": state.closes_ms, "open": state.phase == "question",
+                                    "closes_ms": state.closes_ms,  # QUIZ-X1: the audience's window is the standard
+                                    # one: it closes when only seats with extended time are left to answer, as the
+                                    # question closes for everyone when nobody is left
+                                    "open": state.phase == "question" and (state.deadline_ms or 0) <= state.closes_ms,
                                     "revealed": revealed, "options": len(question.options)}
         if revealed and question.kind in ("choice", "numeric"):
             result["correct"] = question.truth

@@ -157,3 +157,12 @@ def test_a_replay_of_the_same_moves_gives_the_same_game():
     first, second = play(), play()
     assert first == second
     assert view(first)["phase"] == "reveal" and results(first)[2]["ms"] == 16_667
+
+
+def test_the_audience_keeps_the_standard_window():
+    # QUIZ-X1: the audience play-along closes when only seats with extended time are left to answer
+    state = opened(start_x((2.0, 1.0), players=2))
+    opens = view(state)["question"]["opens_ms"]
+    assert GAME.audience_question(state)["open"] and GAME.audience_question(state)["closes_ms"] == opens + T
+    state = GAME.on_timeout(state, opens + T + 250)
+    assert view(state)["phase"] == "question" and not GAME.audience_question(state)["open"]
