@@ -819,6 +819,8 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             view["drawn"] = asking.drawn
         elif seat is not None and (own := asking.answer_of(seat)) is not None:
             view["yours"] = own.value  # one's own answer, never another's
+        if seat is not None and seat in asking.shut and not asking.revealed:
+            view["time_up"] = True  # CAMP-X1: its own window passed while a longer one runs (its own view only)
         return view
 
     def asked(self, state: CampaignState) -> str | None:

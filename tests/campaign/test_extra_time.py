@@ -41,6 +41,8 @@ def test_a_seat_with_double_time_answers_after_the_standard_window_the_others_ca
     assert state.phase == "answer" and GAME.deadline(state) == opens + 2 * T
     with pytest.raises(TooLate):
         answer(state, 1, truth(state), T + 300)
+    assert GAME.view(state, 1)["question"]["time_up"] and "time_up" not in GAME.view(state, 0)["question"]
+    assert "time_up" not in GAME.view(state, None)["question"]
     state = answer(state, 0, truth(state), 15_000)  # in its own window: taken; nobody else may answer: closed
     assert state.phase == "reveal" and state.asking.ranking == (0, 2, 1)
 
