@@ -819,6 +819,9 @@ class Room:
             slot.seat_id = slot.team[0]
             slot.name = self.team_name(slot.team)
             session.seats_changed(data.get("gt", self.game_ms))  # a bot's seat has people now
+            if seat.id in self.time_factors:  # the house plays at its slowest member's pace (CROWN-X1)
+                session.state = session.game.set_time_factor(session.state, team, self.slot_factor(slot.team),
+                                                             data.get("gt", self.game_ms))
 
         return enlist
 

@@ -2,7 +2,8 @@
 
 The host gives Ana x2 from the TV's lobby (the clock menu on her chip); in a Quiz on a short timer Bob's window closes at
 the standard time and his phone says so, while Ana's phone still takes her answer; neither Bob's phone, the TV's
-public screen nor a screen that only watches shows anything of Ana's extra time."""
+public screen nor a screen that only watches shows anything of Ana's extra time. During the game the host gives Bob
+x1.5 from his badge."""
 
 from __future__ import annotations
 
@@ -90,6 +91,18 @@ def test_the_host_gives_one_phone_double_time_and_only_that_phone_answers_after_
         expect(tv.locator(".quiz-reveal")).to_be_visible()  # nobody else may answer: it closes at once
         expect(ana.locator("#my-result")).to_be_visible()
         shot(tv, "xtime-tv-reveal")
+
+        # ----- during the game: Bob's badge has the same menu; x1.5 from his next question -----
+        bob_seat = tv.locator("#player-list li.player", has=tv.locator("[aria-label='Remove \u2068Bob\u2069']")) \
+            .get_attribute("data-seat")
+        badge_menu = tv.locator(f"[data-xtime='{bob_seat}']")
+        badge_menu.locator("summary").click()
+        expect(tv.locator(f"[data-xtime-select='{bob_seat}']")).to_have_value("1")
+        shot(tv, "xtime-tv-game-menu")
+        tv.select_option(f"[data-xtime-select='{bob_seat}']", "1.5")
+        expect(tv.locator(f"[data-xtime-select='{bob_seat}']")).to_have_value("1.5")
+        if badge_menu.evaluate("el => el.open"):
+            badge_menu.locator("summary").click()
 
         for page in (bob, tv):
             text = page.locator("body").inner_text()
