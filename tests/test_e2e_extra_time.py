@@ -15,7 +15,7 @@ import socketio
 from playwright.sync_api import expect
 
 from tests.conftest import Servers
-from tests.e2e import PHONE, join, new_page, open_tv, shot
+from tests.e2e import PHONE, WAIT_MS, join, new_page, open_tv, shot
 
 PACK = {"format": "throneroom-pack/1", "name": "Short quiz", "language": "en", "questions": [
     {"type": "choice", "prompt": "Which planet is closest to the Sun?", "options": ["Venus", "Mercury", "Mars"],
@@ -63,12 +63,11 @@ def test_the_host_gives_one_phone_double_time_and_only_that_phone_answers_after_
         expect(menu.locator("summary")).to_have_attribute("aria-label", "Answer time for \u2068Ana\u2069")
         expect(tv.locator(f"[data-xtime-select='{seat}']")).to_be_hidden()
         menu.locator("summary").click()
-        tv.select_option(f"[data-xtime-select='{seat}']", "2")
-        expect(tv.locator(f"[data-xtime-select='{seat}']")).to_have_value("2")  # the server's answer, drawn again
         shot(tv, "xtime-tv-lobby-menu")
-        if menu.evaluate("el => el.open"):
-            menu.locator("summary").click()
+        tv.select_option(f"[data-xtime-select='{seat}']", "2")
+        # the server's answer redraws the chips: the menu is closed again, and holds the factor the server has
         expect(tv.locator(f"[data-xtime-select='{seat}']")).to_be_hidden()
+        expect(tv.locator(f"[data-xtime-select='{seat}']")).to_have_value("2")
         assert "×2" not in tv.locator("body").inner_text()
 
         tv.click("#start")
@@ -81,14 +80,14 @@ def test_the_host_gives_one_phone_double_time_and_only_that_phone_answers_after_
         assert ring == bob_close and ana_close - bob_close == 5_000, (ring, bob_close, ana_close)
 
         # ----- the standard window passes: Bob's phone says time is up; Ana's still takes her answer -----
-        expect(bob.locator("#time-up")).to_be_visible()
+        expect(bob.locator("#time-up")).to_be_visible(timeout=WAIT_MS)  # a wait for the server, not a timing claim
         expect(bob.locator("[data-choice]")).to_have_count(0)
         expect(tv.locator(".quiz-reveal")).to_have_count(0)  # the question is still open on the TV
         expect(ana.locator("[data-choice='1']:not([disabled])")).to_be_visible()
         shot(bob, "xtime-phone-time-up")
         ana.click("[data-choice='1']")
         expect(ana.locator("#sent, #my-result").first).to_be_visible()
-        expect(tv.locator(".quiz-reveal")).to_be_visible()  # nobody else may answer: it closes at once
+        expect(tv.locator(".quiz-reveal")).to_be_visible(timeout=WAIT_MS)  # nobody else may answer: it closes at once
         expect(ana.locator("#my-result")).to_be_visible()
         shot(tv, "xtime-tv-reveal")
 
@@ -100,9 +99,8 @@ def test_the_host_gives_one_phone_double_time_and_only_that_phone_answers_after_
         expect(tv.locator(f"[data-xtime-select='{bob_seat}']")).to_have_value("1")
         shot(tv, "xtime-tv-game-menu")
         tv.select_option(f"[data-xtime-select='{bob_seat}']", "1.5")
+        expect(tv.locator(f"[data-xtime-select='{bob_seat}']")).to_be_hidden()  # redrawn by the server's answer
         expect(tv.locator(f"[data-xtime-select='{bob_seat}']")).to_have_value("1.5")
-        if badge_menu.evaluate("el => el.open"):
-            badge_menu.locator("summary").click()
 
         for page in (bob, tv):
             text = page.locator("body").inner_text()
