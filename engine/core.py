@@ -280,6 +280,44 @@ class Timing:
             return None
 
 
+# ----- extended time (docs/decisions.md, "Extended time"; QUIZ-X1, CAMP-X1, HIER-X1, AVIG-X1, CROWN-X1) -----
+
+TIME_FACTORS = (1.0, 1.5, 2.0)  # what a host may give a seat: each of its answer windows x1, x1.5 or x2
+
+
+def check_time_factor(value: Any) -> float:
+    """A seat's time factor as the host sent it (1, 1.5 or 2), else InvalidAction naming ``factor``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or float(value) not in TIME_FACTORS:
+        raise InvalidAction("factor must be 1, 1.5 or 2", "factor")
+    return float(value)
+
+
+def factor_of(factors: Sequence[float], seat: int | None) -> float:
+    """A seat's time factor in a game state's ``factors`` (a seat beyond it, or none: 1)."""
+    return factors[seat] if seat is not None and 0 <= seat < len(factors) else 1.0
+
+
+def stretched(ms: int, factor: float) -> int:
+    """A window of ``ms`` for a seat with this factor: ms x factor, rounded half up (exact for 1, 1.5 and 2)."""
+    return int(ms * factor + 0.5)
+
+
+def scaled_back(ms: int, factor: float) -> int:
+    """A time taken in a stretched window brought back to the standard window: ms / factor, rounded half up. What
+    ranks and scores is this reaction, never the window (docs/decisions.md, "Extended time")."""
+    return int(ms / factor + 0.5)
+
+
+def with_factor(factors: Sequence[float], seat: int, factor: float, seats: int) -> tuple[float, ...]:
+    """``factors`` (one per seat, padded with 1) with one seat's factor set; IllegalAction naming ``seat`` if the
+    game has no such seat."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise IllegalAction("no such seat in this game", "seat")
+    padded = list(factors) + [1.0] * (seats - len(factors))
+    padded[seat] = check_time_factor(factor)
+    return tuple(padded[:seats])
+
+
 @dataclass(frozen=True)
 class Context:
     """What the room gives a game at setup: the seed, the settings, the timer scale and the content (questions,
@@ -289,6 +327,11 @@ class Context:
     settings: Mapping[str, Any]
     timer_scale: float = 1.0
     content: Any = None
+    time_factors: tuple[float, ...] = ()  # per game seat: extended time given by the host (``TIME_FACTORS``); () all 1
+
+    def factors(self, seats: int) -> tuple[float, ...]:
+        """One time factor per game seat (1 where the host gave none)."""
+        return tuple(factor_of(self.time_factors, s) for s in range(seats))
 
     def timer_ms(self, seconds: float) -> int:
         """A timer in ms after the room's scale factor, never below 50 ms."""
@@ -380,6 +423,18 @@ class Game(ABC, Generic[S, A]):
         """The state after the host's Next (a host-paced game waiting after a reveal goes on); a logged room event,
         so it must be deterministic like ``on_timeout``. Default: the game has nothing to advance."""
         raise IllegalAction("nothing to advance")
+
+    def set_time_factor(self, state: S, seat: int, factor: float, now_ms: int) -> S:
+        """The state with one seat's extended time (``TIME_FACTORS``) set by the host: a logged room event, so it must
+        be deterministic. It counts from the seat's next window (a window already open keeps its length). Default:
+        the game has no timed windows, nothing changes."""
+        return state
+
+    def clock(self, state: S, seat: int | None) -> int | None:
+        """The deadline this seat's screen counts down to (``None``: the TV's and the room's public clock, which
+        shows the standard window only: a seat's extended time is shown to nobody but that seat and the host).
+        Default: the game's ``deadline``."""
+        return self.deadline(state)
 
     def answer_window(self, state: S, seat: int) -> tuple[int, int] | None:
         """(unlock, deadline) in game ms when the seat's next action is a timed answer whose speed counts, else

@@ -19,7 +19,7 @@ from itertools import islice
 from typing import Any
 
 from engine import registry
-from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing
+from engine.core import Context, Game, GameError, InvalidSettings, Rng, Slot, Timing, check_time_factor
 from engine.simulate import room_rng
 from host.names import drop_joiners, has_visible, mixed_scripts, name_keys, strip_invisible, unshowable
 from host.nicknames import refused
@@ -357,6 +357,9 @@ class Room:
     paused: bool = False
     order: list[int] = field(default_factory=list)  # who plays first when there are more players than seats
     seat_grace_s: int = SEAT_GRACE_S
+    # extended time the host gave (docs/decisions.md, "Extended time"): room seat id -> 1.5 or 2 (x1 is not kept);
+    # shown to the host's screen only (host/service.py ``_view``), never in a phone's or the public view
+    time_factors: dict[int, float] = field(default_factory=dict)
     name_filter: bool = True  # rude names are refused at join and rename (host/nicknames.py); the host may turn it off
     remote_seat: int | None = None  # the seat whose phone holds the host remote (docs/remote.md), logged: a restart
     # keeps it
@@ -644,6 +647,39 @@ class Room:
 
         return effect
 
+    def slot_factor(self, members: Iterable[int], change: tuple[int, float] | None = None) -> float:
+        """A game seat's extended time: the largest its people have (a team plays at its slowest member's pace);
+        ``change``: one seat's factor as it is about to be set."""
+        factors = {**self.time_factors, **dict([change] if change else [])}
+        return max((factors.get(m, 1.0) for m in members), default=1.0)
+
+    def _plan_extra_time(self, data: dict[str, Any]) -> Effect:
+        """The host gives a seat extended time: ``factor`` 1, 1.5 or 2 of each answer window, in the lobby (from the
+        next game) or during a game (from the seat's next window: QUIZ-X1, CAMP-X1, HIER-X1, AVIG-X1, CROWN-X1)."""
+        seat = self._seat(data)
+        try:
+            factor = check_time_factor(data.get("factor"))
+        except GameError as error:
+            raise RoomError("invalid", error.message, error.field) from error
+        session = self.session
+        running = session is not None and not session.is_over
+        slot = session.slot_of(seat.id) if running and session is not None else None
+        state = None
+        if session is not None and slot is not None:
+            slot_factor = self.slot_factor(session.slots[slot].members, (seat.id, factor))
+            with game_errors():
+                state = session.game.set_time_factor(session.state, slot, slot_factor, data["gt"])
+
+        def effect() -> None:
+            if factor == 1.0:
+                self.time_factors.pop(seat.id, None)
+            else:
+                self.time_factors[seat.id] = factor
+            if session is not None and state is not None:
+                session.state = state
+
+        return effect
+
     def _plan_takeover(self, data: dict[str, Any]) -> Effect:
         """A seat moves to another phone (its owner came back on another device, and the host confirmed): the new
         token replaces the old one, which stops working; the seat keeps its name, score and place in the game."""
@@ -800,6 +836,9 @@ class Room:
             slot.seat_id = slot.team[0]
             slot.name = self.team_name(slot.team)
             session.seats_changed(data.get("gt", self.game_ms))  # a bot's seat has people now
+            if seat.id in self.time_factors:  # the house plays at its slowest member's pace (CROWN-X1)
+                session.state = session.game.set_time_factor(session.state, team, self.slot_factor(slot.team),
+                                                             data.get("gt", self.game_ms))
 
         return enlist
 
@@ -822,6 +861,8 @@ class Room:
                             "game", params={"max": game.info.max_players})
         with game_errors():
             state = game.add_seat(session.state, seat.name, data["gt"])
+            if seat.id in self.time_factors:  # the latecomer's extended time (QUIZ-X1)
+                state = game.set_time_factor(state, len(session.slots), self.time_factors[seat.id], data["gt"])
         slot = SlotBinding(len(session.slots), seat.name, seat.id, seat.colour, seat.shape)
 
         def effect() -> None:
@@ -883,7 +924,8 @@ class Room:
         scale = data.get("timer_scale", self.timer_scale)  # the game keeps the timers it started with, even if the
         if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 100:  # server restarts
             scale = self.timer_scale  # with another --timer-scale
-        ctx = Context(seed, settings, float(scale), data.get("content"))
+        factors = tuple(self.slot_factor(s.members) for s in slots)  # extended time per game seat
+        ctx = Context(seed, settings, float(scale), data.get("content"), factors)
         with game_errors():
             state = game.setup([Slot(s.index, s.name, s.is_bot) for s in slots], ctx, data["gt"])
 
@@ -1087,7 +1129,8 @@ class Room:
         outcome = session.game.outcome(session.state)
         if outcome is None and session.aborted:  # ended by the host: the standings so far
             outcome = session.game.standings(session.state, len(session.slots))
-        deadline = None if session.is_over else session.game.deadline(session.state)
+        # the deadline this screen counts down to: the standard one, a seat's own extended one only on its own phone
+        deadline = None if session.is_over else session.game.clock(session.state, slot)
         return {
             "id": session.game_id,
             "name_key": session.game.info.name_key,

@@ -47,7 +47,7 @@ from questions.library import Library
 log = logging.getLogger("throneroom.rooms")
 
 HOST_EVENTS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "end", "lobby",
-               "kick", "team", "lineup", "seat_grace", "name_filter")
+               "kick", "team", "lineup", "seat_grace", "name_filter", "extra_time")
 PUBLIC_VIEW_FRESH_MS = 250  # a phone's public view at one room version is built once in this time (phone_public_view)
 SUPPLY_FRESH_MS = 1000  # how long a lobby's list of packs is kept (pack_supply)
 SUPPLY_KEPT = 1000  # and how many lists at most (one per host and choice of packs)
@@ -628,6 +628,8 @@ class RoomService:
                 result["claims"] = self.claims.view(room)
                 result["remote"] = self.remotes.tv_view(room)  # who holds the host remote (host/remote.py)
                 result["timing_doubts"] = self.connections.doubts_view(room)  # phones whose claims are not believed
+                # extended time per room seat (docs/decisions.md, "Extended time"): the host's screen only
+                result["extra_time"] = {str(k): v for k, v in sorted(room.time_factors.items())}
             if seat_id is not None:
                 seat = room.seats.get(seat_id)
                 result["me"] = None if seat is None else {**seat.public(), "language": seat.language,

@@ -23,11 +23,12 @@ from host.room import RoomError, check_text, normalise_code
 log = logging.getLogger("throneroom.sockets")
 
 CONTROLS = ("lock", "language", "select_game", "settings", "packs", "start", "pause", "resume", "skip", "next", "end",
-            "lobby", "kick", "team", "lineup", "seat_grace", "claim", "name_filter")
+            "lobby", "kick", "team", "lineup", "seat_grace", "claim", "name_filter", "extra_time")
 CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game": ("game",),
                   "settings": ("game", "settings"), "packs": ("packs",), "kick": ("seat",),
                   "team": ("seat", "team"), "lineup": ("seat", "play", "instead"),
-                  "seat_grace": ("seconds",), "name_filter": ("on",)}  # only these are logged
+                  "seat_grace": ("seconds",), "name_filter": ("on",),
+                  "extra_time": ("seat", "factor")}  # only these are logged
 
 TV_CONTROLS = ("handover", "handover_cancel", "take_back")  # the host remote (host/remote.py): the host's TV alone hands it over
 

@@ -33,7 +33,10 @@ from engine.core import (
     Slot,
     Timing,
     evolve,
+    factor_of,
     shared_places,
+    stretched,
+    with_factor,
 )
 
 AVIGNON, ROME = 0, 1  # roles; also the index of each role's conclave
@@ -376,6 +379,8 @@ class AvignonState:
     step: int = 0
     rng_state: int = 0
     history: tuple[dict[str, Any], ...] = ()  # the move log: the newest LOG_ACTIONS actions and their events (bounded)
+    factors: tuple[float, ...] = ()  # AVIG-X1: each game seat's extended time as the host set it (none: all x1)
+    clock_ms: int | None = None  # AVIG-X1: the standard end of the current turn (what everyone else's clock shows)
 
     def role_of(self, seat: int) -> int | None:
         """The role a seat plays."""
@@ -466,11 +471,13 @@ class AvignonGame(Game[AvignonState, AvignonAction]):
         lanes = tuple((c, GENOA) for c in cards[:LANES])
         turn_ms = ctx.timer_ms(settings["turn_seconds"])
         start = position_of(lanes, ((), ()))
+        factors = ctx.factors(len(slots))
         return AvignonState(
             names=tuple(s.name for s in slots), bots=tuple(s.is_bot for s in slots), seat_of=(seats[0], seats[1]),
             bot_level=settings["bot_level"], turn_ms=turn_ms, lanes=lanes, conclaves=((), ()),
             deck=tuple(cards[LANES:]), discard=(), to_move=ROME, allowed=1, turn_start=start,
-            seen={(start, ROME): 1}, deadline_ms=now_ms + turn_ms, rng_state=rng.state,
+            seen={(start, ROME): 1}, rng_state=rng.state, factors=factors, clock_ms=now_ms + turn_ms,
+            deadline_ms=now_ms + stretched(turn_ms, factor_of(factors, seats[ROME])),  # AVIG-X1
             history=({"kind": "start", "rome": seats[1], "avignon": seats[0]},))
 
     # ----- actions -----
@@ -696,7 +703,8 @@ class AvignonGame(Game[AvignonState, AvignonAction]):
         seen = type(state.seen)(state.seen)  # a copy (of the same mapping type)
         seen[(pos, nxt)] = seen.get((pos, nxt), 0) + 1
         after = replace(state, to_move=nxt, turn_no=state.turn_no + 1, used=(), allowed=2, banished=False,
-                        prev_start=state.turn_start, turn_start=pos, seen=seen, deadline_ms=now_ms + state.turn_ms)
+                        prev_start=state.turn_start, turn_start=pos, seen=seen, clock_ms=now_ms + state.turn_ms,
+                        deadline_ms=now_ms + stretched(state.turn_ms, factor_of(state.factors, state.seat_of[nxt])))
         if not self._legal(after):
             return replace(after, winner=1 - nxt, reason="stuck", deadline_ms=None,
                            history=after.history + ({"kind": "over", "winner": state.seat_of[1 - nxt],
@@ -708,6 +716,16 @@ class AvignonGame(Game[AvignonState, AvignonAction]):
     def deadline(self, state: AvignonState) -> int | None:
         """The end of the current turn."""
         return state.deadline_ms
+
+    def set_time_factor(self, state: AvignonState, seat: int, factor: float, now_ms: int) -> AvignonState:
+        """AVIG-X1: the host gives a seat extended time; it counts from that seat's next turn."""
+        return replace(state, factors=with_factor(state.factors, seat, factor, len(state.names)))
+
+    def clock(self, state: AvignonState, seat: int | None) -> int | None:
+        """AVIG-X1: the seat to move counts down to its own turn's end; every other screen to the standard one."""
+        if state.deadline_ms is None or state.clock_ms is None or state.winner is not None:
+            return state.deadline_ms
+        return state.deadline_ms if seat is not None and seat == state.seat_of[state.to_move] else state.clock_ms
 
     def on_timeout(self, state: AvignonState, now_ms: int) -> AvignonState:
         """The player out of time finishes the turn with random legal actions drawn from the state's RNG."""
@@ -750,7 +768,7 @@ class AvignonGame(Game[AvignonState, AvignonAction]):
             "turn": state.turn_no,
             "used": list(state.used),
             "actions_allowed": state.allowed,
-            "deadline_ms": state.deadline_ms,
+            "deadline_ms": self.clock(state, seat),  # AVIG-X1
             "winner": None if state.winner is None else state.seat_of[state.winner],
             "reason": state.reason or None,
             "history": list(state.history),  # the move log: bounded in the state (LOG_ACTIONS)

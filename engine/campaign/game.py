@@ -34,7 +34,11 @@ from engine.core import (
     Timing,
     TooLate,
     evolve,
+    factor_of,
+    scaled_back,
     shared_places,
+    stretched,
+    with_factor,
 )
 from engine.questions import builtin_questions, parse_number
 
@@ -89,6 +93,18 @@ class Asking:
     revealed: bool = False
     ranking: tuple[int, ...] = ()  # numeric: every asked seat, best first (CAMP-D5)
     drawn: bool = False  # the RNG settled a tie that mattered
+    factors: tuple[float, ...] = ()  # CAMP-X1: each game seat's extended time, fixed when the question is asked
+    shut: tuple[int, ...] = ()  # CAMP-X1: asked seats whose own window passed unanswered while a longer one runs
+
+    def window_end(self, seat: int) -> int:
+        """When the question closes for this seat: the unlock plus its answer time x the seat's factor (CAMP-X1)."""
+        return self.opens_ms + stretched(self.closes_ms - self.opens_ms, factor_of(self.factors, seat))
+
+    def next_deadline(self) -> int:
+        """The earliest window end of the asked seats that may still answer (CAMP-X1); with nobody extended, the
+        close."""
+        waiting = [s for s in self.seats if self.answer_of(s) is None and s not in self.shut]
+        return min((self.window_end(s) for s in waiting), default=self.closes_ms)
 
     def answer_of(self, seat: int) -> Answer | None:
         """The seat's answer, if it gave one."""
@@ -163,6 +179,8 @@ class CampaignState:
     next_choice: int = 0
     scores_log: tuple[tuple[int, int, str], ...] = ()  # (seat, change, reason)
     history: tuple[dict[str, Any], ...] = ()
+    factors: tuple[float, ...] = ()  # CAMP-X1: each seat's extended time as the host set it (none: all x1)
+    clock_ms: int | None = None  # CAMP-X1: the standard deadline of a pick or target turn (the TV's clock)
 
     @property
     def game_map(self) -> CampaignMap:
@@ -316,7 +334,7 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             bot_level=settings["bot_level"], speed_tiebreaks=settings["speed_tiebreaks"], owner=tuple(owner), value=tuple(value), castle_of=tuple(castles),
             towers=(TOWERS,) * PLAYERS, demolished=frozenset(), score=(0,) * PLAYERS, eliminated=(),
             stage="expansion", round=1, orders=(), turn=0, phase="preview", deadline_ms=None,
-            rng_state=rng.state)
+            rng_state=rng.state, factors=ctx.factors(len(slots)))
         for seat in range(PLAYERS):
             state = self._score(state, seat, CASTLE_VALUE, "castle")
         return self._ask(state, "expansion", state.alive(), now_ms)
@@ -411,8 +429,9 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
     def answer_window(self, state: CampaignState, seat: int) -> tuple[int, int] | None:
         """The open question's unlock and deadline, for a seat that still has to answer it."""
         asking = state.asking
-        if state.phase == "answer" and asking is not None and seat in asking.seats and asking.answer_of(seat) is None:
-            return asking.opens_ms, asking.closes_ms
+        if state.phase == "answer" and asking is not None and seat in asking.seats and asking.answer_of(seat) is None \
+                and seat not in asking.shut:
+            return asking.opens_ms, asking.window_end(seat)  # CAMP-X1: the seat's own window
         return None
 
     def _answer(self, state: CampaignState, seat: int, kind: str, value: int, now_ms: int,
@@ -426,22 +445,47 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             raise IllegalAction("this question is for the other players")
         if asking.answer_of(seat) is not None:
             raise IllegalAction("you have already answered")
+        if seat in asking.shut:  # CAMP-X1: the seat's own window passed while a longer one still runs
+            raise TooLate("too late: your time for this question is up")
         if (kind == "answer") != (asking.kind == "numeric"):
             raise IllegalAction("this question wants a number" if asking.kind == "numeric" else "pick an option")
         if kind == "choice" and value >= len(state.choice[asking.question].options):
             raise IllegalAction("no such option")
         ms = timing.effective if timing is not None else now_ms - asking.opens_ms
-        answer = Answer(seat, value, max(0, ms), timing)
+        factor = factor_of(asking.factors, seat)
+        if factor != 1 and timing is not None:  # CAMP-X1: every figure of the answer's time scaled back
+            timing = Timing(scaled_back(max(0, timing.effective), factor), timing.unlock + scaled_back(
+                max(0, timing.receipt - timing.unlock), factor), timing.unlock,
+                None if timing.claimed is None else scaled_back(timing.claimed, factor), timing.rtt, timing.flag)
+        answer = Answer(seat, value, scaled_back(max(0, ms), factor), timing)
         asking = replace(asking, answers=asking.answers + (answer,))
         state = replace(state, asking=asking)
-        if len(asking.answers) == len(asking.seats):
+        if len(asking.answers) + len(asking.shut) == len(asking.seats):
             return self._close(state, now_ms)  # everyone answered: no need to wait for the clock
-        return state
+        return replace(state, deadline_ms=asking.next_deadline())
 
     # ----- time -----
 
     def deadline(self, state: CampaignState) -> int | None:
         """When the current step ends."""
+        return state.deadline_ms
+
+    def set_time_factor(self, state: CampaignState, seat: int, factor: float, now_ms: int) -> CampaignState:
+        """CAMP-X1: the host gives a seat extended time; it counts from the next question or turn."""
+        return replace(state, factors=with_factor(state.factors, seat, factor, len(state.names)))
+
+    def clock(self, state: CampaignState, seat: int | None) -> int | None:
+        """CAMP-X1: the deadline a screen counts down to: the standard one, except a seat's own longer window on its
+        own phone (a question it may still answer, its own pick or target turn)."""
+        asking = state.asking
+        if state.phase == "answer" and asking is not None:
+            if seat is not None and seat in asking.seats and seat not in asking.shut and asking.answer_of(seat) is None:
+                return asking.window_end(seat)
+            return asking.closes_ms
+        if state.phase in ("pick", "target") and state.clock_ms is not None:
+            mover = state.picks[0] if state.phase == "pick" and state.picks else \
+                state.attack.attacker if state.attack is not None else None
+            return state.deadline_ms if seat is not None and seat == mover else state.clock_ms
         return state.deadline_ms
 
     def on_timeout(self, state: CampaignState, now_ms: int) -> CampaignState:
@@ -452,9 +496,18 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             # the host may skip the preview: the question then opens now, with its whole answer time
             opens = min(now_ms, asking.opens_ms)
             asking = replace(asking, opens_ms=opens, closes_ms=opens + asking.closes_ms - asking.opens_ms)
-            return replace(state, asking=asking, phase="answer", deadline_ms=asking.closes_ms, step=state.step + 1)
+            return replace(state, asking=asking, phase="answer", deadline_ms=asking.next_deadline(),
+                           step=state.step + 1)
         if state.phase == "answer":
-            return self._close(state, now_ms)  # no answer counts as no answer (CAMP-D3)
+            asking = state.asking
+            if asking is not None and state.deadline_ms is not None and now_ms >= state.deadline_ms:
+                shut = tuple(s for s in asking.seats if s in asking.shut or asking.answer_of(s) is None
+                             and asking.window_end(s) <= state.deadline_ms)  # CAMP-X1: those windows ran out
+                asking = replace(asking, shut=shut)
+                if len(asking.answers) + len(shut) < len(asking.seats):  # a longer window still runs
+                    return replace(state, asking=asking, deadline_ms=asking.next_deadline())
+                state = replace(state, asking=asking)
+            return self._close(state, now_ms)  # no answer counts as no answer (CAMP-D3); the host's skip: for all
         if state.phase == "reveal":
             return self._after_reveal(state, now_ms)
         rng = Rng(state.rng_state)
@@ -486,10 +539,11 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             question, state = state.next_choice % len(state.choice), replace(state, next_choice=state.next_choice + 1)
             answer_ms = state.timers.choice
         opens = now_ms + state.timers.preview
-        asking = Asking(purpose, kind, question, tuple(seats), opens, opens + answer_ms)
+        factors = tuple(factor_of(state.factors, s) for s in range(len(state.names)))  # CAMP-X1: fixed when asked
+        asking = Asking(purpose, kind, question, tuple(seats), opens, opens + answer_ms, factors=factors)
         phase = "preview" if state.timers.preview else "answer"
-        return replace(state, asking=asking, phase=phase, deadline_ms=opens if phase == "preview" else opens + answer_ms,
-                       step=state.step + 1)
+        return replace(state, asking=asking, phase=phase,
+                       deadline_ms=opens if phase == "preview" else asking.next_deadline(), step=state.step + 1)
 
     def _close(self, state: CampaignState, now_ms: int) -> CampaignState:
         """Close the question, rank a numeric one (CAMP-D5), and show the answers."""
@@ -557,7 +611,10 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             return self._start_battle(state, now_ms)  # CAMP-R12: the map is full
         if not state.picks:
             return self._ask(replace(state, round=state.round + 1), "expansion", state.alive(), now_ms)
-        return replace(state, phase="pick", asking=None, deadline_ms=now_ms + state.timers.pick, step=state.step + 1)
+        seat = state.picks[0]  # CAMP-X1: the picker's turn lasts its factor x the pick time; the TV shows the standard
+        return replace(state, phase="pick", asking=None, clock_ms=now_ms + state.timers.pick,
+                       deadline_ms=now_ms + stretched(state.timers.pick, factor_of(state.factors, seat)),
+                       step=state.step + 1)
 
     def _pick(self, state: CampaignState, seat: int, territory: int, now_ms: int, timed_out: bool) -> CampaignState:
         state = replace(state, owner=_set(state.owner, territory, seat), value=_set(state.value, territory, PICK_VALUE),
@@ -600,7 +657,9 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
                 break
             turn += 1  # eliminated players are skipped
         return replace(state, round=round_, turn=turn, phase="target", attack=Attack(attacker), asking=None,
-                       deadline_ms=now_ms + state.timers.target, step=state.step + 1)
+                       clock_ms=now_ms + state.timers.target,  # CAMP-X1: the TV's clock; the attacker's own is longer
+                       deadline_ms=now_ms + stretched(state.timers.target, factor_of(state.factors, attacker)),
+                       step=state.step + 1)
 
     def _target(self, state: CampaignState, seat: int, territory: int, now_ms: int, timed_out: bool) -> CampaignState:
         defender = state.owner[territory]
@@ -681,7 +740,7 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             "phase": state.phase,
             "round": state.round,
             "step": state.step,
-            "deadline_ms": state.deadline_ms,
+            "deadline_ms": self.clock(state, seat),  # CAMP-X1: the standard clock, a seat's own to that seat
             "territories": [self._territory_view(state, t.index, castles) for t in game_map.territories],
             "players": [{"seat": s, "name": state.names[s], "score": state.score[s], "towers": state.towers[s],
                          "castle": game_map.territories[state.castle_of[s]].id, "eliminated": s in state.eliminated,
@@ -789,7 +848,8 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             return None
         question = self._question(state, asking)
         view = {**question.public(), "purpose": asking.purpose, "seats": list(asking.seats),
-                "opens_ms": asking.opens_ms, "closes_ms": asking.closes_ms,
+                "opens_ms": asking.opens_ms,  # CAMP-X1: a seat sees its own window's end, everyone else the standard
+                "closes_ms": asking.window_end(seat) if seat is not None and seat in asking.seats else asking.closes_ms,
                 "answered": [a.seat for a in asking.answers], "revealed": asking.revealed}
         if asking.revealed:
             view["correct"] = question.answer if isinstance(question, NumericQuestion) else question.correct
@@ -801,6 +861,8 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             view["drawn"] = asking.drawn
         elif seat is not None and (own := asking.answer_of(seat)) is not None:
             view["yours"] = own.value  # one's own answer, never another's
+        if seat is not None and seat in asking.shut and not asking.revealed:
+            view["time_up"] = True  # CAMP-X1: its own window passed while a longer one runs (its own view only)
         return view
 
     def asked(self, state: CampaignState) -> str | None:

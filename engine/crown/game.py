@@ -35,7 +35,10 @@ from engine.core import (
     Slot,
     Timing,
     evolve,
+    factor_of,
     shared_places,
+    stretched,
+    with_factor,
 )
 from engine.crown.rules import (
     ENEMY,
@@ -191,6 +194,11 @@ class CrownState:
     # house's chronicle when the last day window closed (dusk) and when the next one opened (dawn); () before any.
     dusk: tuple[int, ...] = ()
     dawn: tuple[int, ...] = ()
+    factors: tuple[float, ...] = ()  # CROWN-X1: each house's extended time as the host set it (none: all x1)
+
+    def stretch(self) -> float:
+        """CROWN-X1: the factor every window opened now is stretched by: the largest of the houses people play."""
+        return max((factor_of(self.factors, h) for h in range(len(self.bots)) if not self.bots[h]), default=1.0)
 
     def sitting(self) -> dict[str, Any]:
         """The council sitting now: every phase but the day and the end has one."""
@@ -265,6 +273,7 @@ class Work:
     def open_window(self, phase: str, ms: int) -> None:
         """A new waiting phase: a new step, so phones holding the old one are refused as stale."""
         self.phase = phase
+        ms = stretched(ms, self.s.stretch())  # CROWN-X1: one window for all houses, as long as the longest needs
         self.window_ms = ms
         self.deadline_ms = self.now + ms
         self.step += 1
@@ -317,7 +326,8 @@ class CrownGame(Game[CrownState, CrownAction]):
             day_ms=ctx.timer_ms(60 * settings["day_minutes"]), council_ms=ctx.timer_ms(settings["council_seconds"]),
             react_ms=ctx.timer_ms(REACT_SECONDS), last_day=settings["last_day"],
             houses=tuple(new_house() for _ in range(HOUSES)), debts=((0,) * HOUSES,) * HOUSES,
-            rng_state=Rng(ctx.seed).state, today=new_today(), bot_levels=(settings["bot_level"],) * HOUSES)
+            rng_state=Rng(ctx.seed).state, today=new_today(), bot_levels=(settings["bot_level"],) * HOUSES,
+            factors=ctx.factors(len(slots)))
         w = Work(state, now_ms)
         self._open_power_council(w, INITIAL, former=None)
         return w.freeze()
@@ -1082,6 +1092,10 @@ class CrownGame(Game[CrownState, CrownAction]):
         return w.freeze()
 
     # ----- time -----
+
+    def set_time_factor(self, state: CrownState, seat: int, factor: float, now_ms: int) -> CrownState:
+        """CROWN-X1: the host gives a house extended time; it counts from the next window opened."""
+        return evolve(state, factors=with_factor(state.factors, seat, factor, len(state.names)))
 
     def deadline(self, state: CrownState) -> int | None:
         """The end of the current window."""

@@ -27,6 +27,9 @@ from engine.core import (
     Slot,
     Timing,
     evolve,
+    factor_of,
+    stretched,
+    with_factor,
 )
 from engine.hierarchy import rules
 from engine.hierarchy.rules import CARDS, IMPOSTOR, ORDER, Action, Hands, Line, Pending, Reason
@@ -72,6 +75,8 @@ class HierarchyState:
     rng_state: int = 0
     history: tuple[dict[str, Any], ...] = ()  # the move log, oldest first, its last LOG_CAP entries
     plays: int = 0  # cards played so far (the log is bounded, this count is not)
+    factors: tuple[float, ...] = ()  # HIER-X1: each seat's extended time as the host set it
+    clock_ms: int | None = None  # HIER-X1: the standard end of the current turn (what everyone else's clock shows)
 
     @property
     def actor(self) -> int | None:
@@ -132,7 +137,8 @@ class HierarchyGame(Game[HierarchyState, Action]):
         state = HierarchyState(
             names=tuple(s.name for s in slots), bots=tuple(s.is_bot for s in slots), colours=colours, first=first,
             hands=hands, line=(), burned=(), turn=first, pending=None, turn_ms=turn_ms,
-            deadline_ms=now_ms + turn_ms, bot_level=settings["bot_level"], rng_state=rng.state)
+            deadline_ms=now_ms + turn_ms, bot_level=settings["bot_level"], rng_state=rng.state,
+            factors=(factor_of(ctx.time_factors, 0), factor_of(ctx.time_factors, 1)))
         return self._start_turn(state, now_ms)
 
     # ----- actions -----
@@ -231,8 +237,8 @@ class HierarchyGame(Game[HierarchyState, Action]):
                                                  "name": rules.seat_param(entry[1])})
             state = self._note(state, seat=seat, kind="return", card=card, owner=entry[1], timed_out=timed_out,
                                message=message.to_json())
-            state = replace(state, hands=hands, line=line, pending=pending, step=state.step + 1,
-                            deadline_ms=now_ms + state.turn_ms)
+            state = self._clocked(replace(state, hands=hands, line=line, pending=pending, step=state.step + 1,
+                                          deadline_ms=now_ms + state.turn_ms), now_ms)
             if pending is None:
                 state = replace(state, turn=1 - surgeon_seat)
                 return self._start_turn(state, now_ms)
@@ -256,8 +262,9 @@ class HierarchyGame(Game[HierarchyState, Action]):
         state = self._note(state, seat=seat, kind="play", card=card, copy=copy, burn=burn,
                            on=None if top is None else rules.ident(top), timed_out=timed_out,
                            message=message.to_json())
-        state = replace(state, hands=hands, line=line, burned=burned, pending=pending, step=state.step + 1,
-                        deadline_ms=now_ms + state.turn_ms, plays=state.plays + 1)
+        state = self._clocked(replace(state, hands=hands, line=line, burned=burned, pending=pending,
+                                      step=state.step + 1, deadline_ms=now_ms + state.turn_ms, plays=state.plays + 1),
+                              now_ms)
         if pending is not None:
             return state
         return self._start_turn(replace(state, turn=1 - seat), now_ms)
@@ -266,7 +273,7 @@ class HierarchyGame(Game[HierarchyState, Action]):
         """HIER-D4: a player with no legal play at the start of their turn loses."""
         seat = state.turn
         if rules.has_play(state.hands[seat], state.line, seat):
-            return replace(state, deadline_ms=now_ms + state.turn_ms)
+            return self._clocked(replace(state, deadline_ms=now_ms + state.turn_ms), now_ms)
         why, key = ("no_cards", "hier.log.lost_no_cards") if not state.hands[seat] else \
             ("no_play", "hier.log.lost_no_play")
         message = Reason(key, {"name": rules.seat_param(seat), "winner": rules.seat_param(1 - seat)})
@@ -279,6 +286,26 @@ class HierarchyGame(Game[HierarchyState, Action]):
         return replace(state, history=(state.history + (entry,))[-LOG_CAP:])
 
     # ----- time -----
+
+    @staticmethod
+    def _clocked(state: HierarchyState, now_ms: int) -> HierarchyState:
+        """HIER-X1: the move now due lasts the turn time x the factor of the seat that must make it; everyone else's
+        clock shows the standard turn."""
+        seat = state.actor
+        if state.deadline_ms is None or seat is None:
+            return state
+        return replace(state, clock_ms=now_ms + state.turn_ms,
+                       deadline_ms=now_ms + stretched(state.turn_ms, factor_of(state.factors, seat)))
+
+    def set_time_factor(self, state: HierarchyState, seat: int, factor: float, now_ms: int) -> HierarchyState:
+        """HIER-X1: the host gives a seat extended time; it counts from its next move."""
+        return replace(state, factors=with_factor(state.factors, seat, factor, PLAYERS))
+
+    def clock(self, state: HierarchyState, seat: int | None) -> int | None:
+        """HIER-X1: the seat that must move counts down to its own end; every other screen to the standard one."""
+        if state.deadline_ms is None or state.clock_ms is None or seat is not None and seat == state.actor:
+            return state.deadline_ms
+        return state.clock_ms
 
     def deadline(self, state: HierarchyState) -> int | None:
         """The end of the current turn or pending return (turn_seconds x timer_scale)."""
@@ -299,7 +326,7 @@ class HierarchyGame(Game[HierarchyState, Action]):
         """Everything is public (HIER-D7): both hands, the line, the burned pile, whose move and the history."""
         result: dict[str, Any] = {
             "step": state.step,
-            "deadline_ms": state.deadline_ms,
+            "deadline_ms": self.clock(state, seat),  # HIER-X1
             "players": [{"seat": s, "name": state.names[s], "bot": state.bots[s], "colour": state.colours[s],
                          "hand": [self._card_view(c) for c in state.hands[s]]} for s in range(PLAYERS)],
             "first": state.first,

@@ -40,7 +40,11 @@ from engine.core import (
     Timing,
     TooLate,
     evolve,
+    factor_of,
+    scaled_back,
     shared_places,
+    stretched,
+    with_factor,
 )
 from engine.questions import MAX_NUMBER, builtin_questions, checked_text, parse_number
 from engine.quiz.text import MAX_TEXT, matches, normal_form
@@ -197,6 +201,13 @@ class QuizState:
     reveal: Mapping[str, Any] | None = None
     history: tuple[Mapping[str, Any], ...] = ()  # each closed question's reveal, with its "index" (the report)
     step: int = 0
+    factors: tuple[float, ...] = ()  # QUIZ-X1: each seat's extended time as the host set it (none: all x1)
+    window_factors: tuple[float, ...] = ()  # QUIZ-X1: the factors of the question on screen, fixed when it is shown
+    shut: tuple[int, ...] = ()  # QUIZ-X1: seats whose window of the open question has passed unanswered
+
+    def window_end(self, slot: int) -> int:
+        """When the open question closes for this seat: the unlock plus T x its factor (QUIZ-X1)."""
+        return self.opens_ms + stretched(self.windows[self.index], factor_of(self.window_factors, slot))
 
     def answer_of(self, slot: int) -> Answer | None:
         """The seat's answer to the current question, if any."""
@@ -476,7 +487,7 @@ class QuizGame(Game[QuizState, QuizAction]):
             speed=settings["speed"], streak_on=settings["streak"], team_count=int(settings["teams"]),
             shuffle=settings["shuffle"], margin_percent=percent, bots_on=settings["bots"], seed=ctx.seed & MASK64,
             score=(0,) * n, streak=(0,) * n, best_streak=(0,) * n, right=(0,) * n, answered=(0,) * n,
-            total_ms=(0,) * n, previous_places=(1,) * n, joined=(0,) * n)
+            total_ms=(0,) * n, previous_places=(1,) * n, joined=(0,) * n, factors=ctx.factors(n))
         return self._ask(state, 0, now_ms)
 
     # ----- actions -----
@@ -523,7 +534,8 @@ class QuizGame(Game[QuizState, QuizAction]):
         return {kind: list(value) if isinstance(value, tuple) else value}
 
     def _may_answer(self, state: QuizState, seat: int) -> bool:
-        return state.phase == "question" and 0 <= seat < len(state.names) and state.answer_of(seat) is None
+        return state.phase == "question" and 0 <= seat < len(state.names) and state.answer_of(seat) is None \
+            and seat not in state.shut
 
     def legal_actions(self, state: QuizState, seat: int) -> list[QuizAction]:
         """The answers the seat may give now (a number and a text are listed as ``("answer", None)`` and
@@ -551,7 +563,7 @@ class QuizGame(Game[QuizState, QuizAction]):
     def answer_window(self, state: QuizState, seat: int) -> tuple[int, int] | None:
         """The open question's unlock and deadline, for a seat that has not answered it yet."""
         if self._may_answer(state, seat):
-            return state.opens_ms, state.closes_ms
+            return state.opens_ms, state.window_end(seat)  # QUIZ-X1: the seat's own window
         return None
 
     def apply(self, state: QuizState, seat: int, action: QuizAction, now_ms: int,
@@ -573,6 +585,8 @@ class QuizGame(Game[QuizState, QuizAction]):
             raise TooLate("too late: the question has closed")
         if state.phase != "question":
             raise IllegalAction("the question is not open yet")
+        if seat in state.shut:  # QUIZ-X1: the seat's own window has passed while a longer one still runs
+            raise TooLate("too late: your time for this question is up")
         question = state.question
         count = len(question.options)
         if kind != ACTION_OF[question.kind]:
@@ -584,11 +598,19 @@ class QuizGame(Game[QuizState, QuizAction]):
         if kind == "order" and len(value) != count:
             raise IllegalAction(f"put all {count} options in order")
         ms = timing.effective if timing is not None else now_ms - state.opens_ms
-        ms = min(max(0, ms), state.windows[state.index])  # finding 7: t is at most T everywhere
+        ms = scaled_back(max(0, ms), factor_of(state.window_factors, seat))  # QUIZ-X1: the reaction, not the window
+        ms = min(ms, state.windows[state.index])  # finding 7: t is at most T everywhere
         state = evolve(state, answers=state.answers + (Answer(seat, value, ms, timing),))
-        if len(state.answers) == len(state.names):
+        if len(state.answers) + len(state.shut) == len(state.names):
             return self._close(state, now_ms)  # everyone answered: no need to wait for the clock
-        return state
+        return evolve(state, deadline_ms=self._question_deadline(state))
+
+    @staticmethod
+    def _question_deadline(state: QuizState) -> int:
+        """QUIZ-X1: the open question's next deadline, the earliest window end of the seats that may still answer
+        (with nobody extended, the close T)."""
+        waiting = [s for s in range(len(state.names)) if state.answer_of(s) is None and s not in state.shut]
+        return min((state.window_end(s) for s in waiting), default=state.closes_ms)
 
     @staticmethod
     def _checked_value(kind: str, value: Any) -> Any:
@@ -647,9 +669,16 @@ class QuizGame(Game[QuizState, QuizAction]):
             # the host may skip the "get ready": the question then opens now, with its whole time (QUIZ-S1's T)
             opens = min(now_ms, state.opens_ms)
             closes = opens + state.windows[state.index]
-            return evolve(state, phase="question", opens_ms=opens, closes_ms=closes, deadline_ms=closes)
+            opened = evolve(state, phase="question", opens_ms=opens, closes_ms=closes)
+            return evolve(opened, deadline_ms=self._question_deadline(opened))
         if state.phase == "question":
-            return self._close(state, now_ms)  # no answer scores nothing (QUIZ-S1)
+            if state.deadline_ms is not None and now_ms >= state.deadline_ms:  # QUIZ-X1: a window ran out: its
+                shut = tuple(s for s in range(len(state.names))  # seats may no longer answer; longer ones go on
+                             if s in state.shut or state.answer_of(s) is None and state.window_end(s) <= state.deadline_ms)
+                state = evolve(state, shut=shut)
+                if len(state.answers) + len(shut) < len(state.names):
+                    return evolve(state, deadline_ms=self._question_deadline(state))
+            return self._close(state, now_ms)  # no answer scores nothing (QUIZ-S1); the host's skip closes it for all
         return self._onwards(state, now_ms)
 
     def host_next(self, state: QuizState, now_ms: int) -> QuizState:
@@ -668,8 +697,22 @@ class QuizGame(Game[QuizState, QuizAction]):
 
     def _ask(self, state: QuizState, index: int, now_ms: int) -> QuizState:
         opens = now_ms + state.ready_ms
+        factors = tuple(factor_of(state.factors, s) for s in range(len(state.names)))  # QUIZ-X1: fixed as it shows
         return evolve(state, index=index, phase="ready", opens_ms=opens, closes_ms=opens + state.windows[index],
-                      deadline_ms=opens, answers=(), reveal=None, step=state.step + 1)
+                      deadline_ms=opens, answers=(), reveal=None, step=state.step + 1, window_factors=factors, shut=())
+
+    def set_time_factor(self, state: QuizState, seat: int, factor: float, now_ms: int) -> QuizState:
+        """QUIZ-X1: the host gives a seat extended time; it counts from the next question shown."""
+        return evolve(state, factors=with_factor(state.factors, seat, factor, len(state.names)))
+
+    def clock(self, state: QuizState, seat: int | None) -> int | None:
+        """QUIZ-X1: while a question is open the TV and every seat count down to the standard close T; a seat with
+        extended time to its own window's end (only its own phone sees it)."""
+        if state.phase != "question" or state.deadline_ms is None:
+            return state.deadline_ms
+        if seat is not None and 0 <= seat < len(state.names) and seat not in state.shut:
+            return state.window_end(seat)
+        return state.closes_ms
 
     # ----- scoring -----
 
@@ -875,7 +918,8 @@ class QuizGame(Game[QuizState, QuizAction]):
         index = state.index
         seated = seat if seat is not None and 0 <= seat < len(state.names) else None
         slider = state.sliders[index]
-        question = {**state.question.public(), "opens_ms": state.opens_ms, "closes_ms": state.closes_ms,
+        closes = state.window_end(seated) if seated is not None else state.closes_ms  # QUIZ-X1: its own only
+        question = {**state.question.public(), "opens_ms": state.opens_ms, "closes_ms": closes,
                     "seconds": state.seconds[index], "shown": self.shown(state, index, seated),
                     "slider": None if slider is None else {"low": slider[0], "high": slider[1], "step": slider[2]}}
         own = state.answer_of(seated) if seated is not None else None
@@ -904,6 +948,7 @@ class QuizGame(Game[QuizState, QuizAction]):
                          "teams": state.team_count, "shuffle": state.shuffle, "margin": state.margin_percent,
                          "bots": state.bots_on},
             "waiting_for_host": state.paced == "host" and state.phase in ("reveal", "standings"),
+            "time_up": seated is not None and seated in state.shut,  # QUIZ-X1: its window passed, a longer one runs
         }
 
     def host_notes(self, state: QuizState) -> dict[str, Any] | None:
@@ -930,7 +975,10 @@ class QuizGame(Game[QuizState, QuizAction]):
         question = state.question
         revealed = state.phase in ("reveal", "standings", "over")
         result: AudienceQuestion = {"key": state.index, "kind": question.kind, "opens_ms": state.opens_ms,
-                                    "closes_ms": state.closes_ms, "open": state.phase == "question",
+                                    "closes_ms": state.closes_ms,  # QUIZ-X1: the audience's window is the standard
+                                    # one: it closes when only seats with extended time are left to answer, as the
+                                    # question closes for everyone when nobody is left
+                                    "open": state.phase == "question" and (state.deadline_ms or 0) <= state.closes_ms,
                                     "revealed": revealed, "options": len(question.options)}
         if revealed and question.kind in ("choice", "numeric"):
             result["correct"] = question.truth

@@ -242,6 +242,23 @@
       : h("button", {class: "lineup-button", "data-fine": "", "data-play": p.id, onclick: () => bringIn(p)}, t("tv.play"));
   }
 
+  /* Extended time (docs/decisions.md, "Extended time"): the host's menu for one person. The room sees the TV, so
+   * closed it is a clock icon that says nothing of the factor; opened, a select of standard, ×1.5 and ×2 time. */
+  const XTIME_FACTORS = [1, 1.5, 2];
+  function xtimeMenu(p) {
+    if (!isHost) return null;
+    const current = Number((state.extra_time || {})[p.id] || 1);
+    const label = t("xtime.button", {name: TR.iso(p.name)});
+    const select = h("select", {class: "xtime-select", "aria-label": label, "data-xtime-select": p.id,
+      onchange: (e) => control("extra_time", {seat: p.id, factor: Number(e.target.value)})},
+      XTIME_FACTORS.map((f) => h("option", {value: String(f), selected: f === current},
+        f === 1 ? t("xtime.standard") : t("xtime.factor", {f}))));
+    return h("details", {class: "xtime", "data-fine": "", "data-xtime": p.id},
+      h("summary", {"aria-label": label, title: label}, h("svg", {class: "xtime-icon", viewBox: "0 0 24 24", "aria-hidden": "true"},
+        h("circle", {cx: 12, cy: 13, r: 8}), h("path", {d: "M12 9 V13 L15 15 M10 3 H14"}))),
+      h("div", {class: "xtime-menu"}, select, h("p", {class: "muted xtime-hint"}, t("xtime.hint"))));
+  }
+
   /* The lobby: every person as a chip with their mark and whole name (a name has at most 20 characters, and a chip
    * is as wide as its name), whether they play the next game, the host's lineup buttons and ✕ and, in a team game,
    * the team. Spectators are listed by name (the first twelve) so the host can bring one in. */
@@ -258,6 +275,7 @@
         lineupButton(p, plays),
         isHost ? h("button", {class: "kick", "data-fine": "", "aria-label": t("tv.kick_name", {name: TR.iso(p.name)}), title: t("tv.kick"),
           onclick: () => kick(p)}, "✕") : null,
+        xtimeMenu(p),
         teamTag(p));
     });
     const empty = state.players.length ? null : h("li", {class: "empty"}, t("tv.no_players"));
@@ -331,7 +349,7 @@
       const mark = [badge(p.colour, p.shape, 40), p.connected ? null : h("span", {class: "away-dot", "aria-hidden": "true"})];
       return h("li", {class: p.connected ? "player" : "player away", "data-seat": p.id, title: label},
         isHost ? h("button", {class: "badge-button", "aria-label": t("tv.kick_name", {name: TR.iso(p.name)}), onclick: () => kick(p)}, mark)
-          : h("span", {class: "badge-only", role: "img", "aria-label": label}, mark));
+          : h("span", {class: "badge-only", role: "img", "aria-label": label}, mark), xtimeMenu(p));
     });
     const empty = state.players.length ? null : h("p", {class: "empty"}, t("tv.bots_only"));
     return h("section", {class: "players badges", "data-read-from-sofa": ""},
@@ -624,7 +642,7 @@
     settingsDoor.querySelector(":scope > summary").textContent = t("stage.settings");
     update(regions.join, [state.code, state.locked, lang], () => joinPanel(false));
     update(regions.players, [state.players, isHost && state.spectators.slice(0, 12), state.spectator_count, isHost, lang,
-      state.selected_game, state.lineup, swapIn], playerList);
+      state.selected_game, state.lineup, swapIn, state.extra_time], playerList);
     update(regions.games, [state.games.map((g) => [g.id, g.playable]), state.selected_game, isHost, lang],
       gameCards);
     update(regions.howto, [game && game.id, lang], () => game ? howToPlay(game) : null);
@@ -716,7 +734,7 @@
     regions.stage.setAttribute("data-main-panel", "");  /* the 10-foot rule: what the stage shows fills it */
     const lang = TR.lang;
     update(regions.join, [state.code, state.locked, lang], () => joinPanel(true));
-    update(regions.players, [state.players, state.spectator_count, isHost, lang], playerBadges);
+    update(regions.players, [state.players, state.spectator_count, isHost, lang, state.extra_time], playerBadges);
     update(regions.stage, [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
       state.paused ? h("div", {class: "paused-overlay", id: "paused", "data-overlay": ""}, t("tv.paused")) : null]);
     update(regions.controls, [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);

@@ -670,6 +670,10 @@ TR.games.campaign = (() => {
         ? num(Number(value)) : TR.letter(value)})), h("p", {class: "muted"}, t("camp.wait_others")));
       return wrap;
     }
+    if (q.time_up) {  /* CAMP-X1: its own window passed while a longer one still runs */
+      wrap.append(h("p", {class: "big-text", id: "time-up", role: "status"}, t("xtime.time_up")));
+      return wrap;
+    }
     const locked = view.phase === "preview";
     const enable = () => { entry.shownAt = performance.now(); for (const b of wrap.querySelectorAll("[data-lock]")) b.disabled = false; TR.sound && TR.sound.cue("unlock"); };
     if (locked) entry.shownAt = unlockAt(game, q, receivedAt, enable);

@@ -825,6 +825,12 @@ TR.games.quiz = (() => {
       return;
     }
     const q = view.question;
+    if (view.phase === "question" && q && view.time_up) {  /* QUIZ-X1: its window passed while a longer one runs */
+      el.append(...[myTeam(view, me, game), h("div", {class: "quiz-result", id: "time-up-box"},
+        h("p", {class: "quiz-phone-count"}, countLine(view)),
+        h("p", {class: "big-text quiz-locked", id: "time-up", role: "status"}, t("xtime.time_up")))].filter(Boolean));
+      return;
+    }
     if (view.phase === "question" && q) {
       el.append(...[myTeam(view, me, game), answerPad(game, view, q, view.yours === null || view.yours === undefined ? undefined : view.yours, act, receivedAt)].filter(Boolean));
       return;
