@@ -122,14 +122,19 @@ class Remotes:
                 "waiting": waiting}
 
     def view(self, room: Room) -> dict[str, Any]:
-        """The remote's own view, for the holder's phones only: the "that's me" requests the host answers and the
-        game's ``host_notes`` (the Quiz's answer before the reveal)."""
+        """The remote's own view, for the holder's phones only: the "that's me" requests the host answers, the
+        game's ``host_notes`` (the Quiz's answer before the reveal) and what the room's controls need."""
         session = room.session
         notes = None
         if session is not None and not session.is_over:
             notes = session.game.host_notes(session.state)
+        # the room's controls as the host's TV has them (issue [18]: every control of the TV): the lock, the language,
+        # each seat's extended time (the host's screens only) and, in the lobby, the packs the host may choose from
+        packs = self.service.pack_supply(room) if room.phase == "lobby" else None
         return {"code": room.code, "on": True, "seat": room.remote_seat, "claims": self.service.claims.view(room),
-                "notes": notes, "version": room.version}
+                "notes": notes, "version": room.version, "locked": room.locked, "language": room.language,
+                "extra_time": {str(k): v for k, v in sorted(room.time_factors.items())},
+                "packs": None if packs is None else {"packs": packs["packs"], "selected": packs["selected"]}}
 
     def holder_sids(self, room: Room) -> list[str]:
         """The sockets of the seat holding the remote."""

@@ -305,3 +305,32 @@ def test_the_remote_survives_a_restart_of_the_real_server_and_a_used_code_stays_
         assert host.control(control="take_back")["ok"]
     finally:
         host.close()
+
+
+def test_the_remote_has_the_tv_s_room_controls_too_lock_language_packs_and_extended_time():
+    """The remote offers every control of the TV (issue [18]): besides the game's, the room's lock and language, the
+    packs the next game draws from (with the host's own uploads, which only the host's screens may list) and each
+    seat's extended time, which the remote's own view carries and no other phone's state."""
+    harness = Harness()
+    code, tv, phones = quiz_room(harness, players=("Ana", "Ben"), spectators=("Sam",), paced="host")
+    sam, ana = phones["Sam"], phones["Ana"]
+    url = control(tv, "handover")["handover"]["url"]
+    assert emit(sam, "remote_claim", {"handover": urlsplit(url).fragment.removeprefix("remote=")})["ok"]
+    view = remote_views(sam)[-1]
+    assert view["locked"] is False and view["language"] == "en" and view["extra_time"] == {}
+    assert view["packs"] is not None and view["packs"]["packs"] and "selected" in view["packs"]
+    room = harness.service.room(code)
+    assert remote(sam, "lock", locked=True)["ok"] and room.locked
+    assert remote_views(sam)[-1]["locked"] is True
+    assert remote(sam, "language", language="ro")["ok"] and room.language == "ro"
+    first = view["packs"]["packs"][0]["id"]
+    assert remote(sam, "packs", packs=[first])["ok"]
+    assert remote_views(sam)[-1]["packs"]["selected"] == [first]
+    seat = last_state(ana, "/play")["me"]["id"]
+    assert remote(sam, "extra_time", seat=seat, factor=2)["ok"]
+    assert remote_views(sam)[-1]["extra_time"] == {str(seat): 2}
+    for phone in (ana, phones["Ben"]):
+        states = [m["args"][0] for m in inbox(phone) if m["name"] == "state"]
+        assert states and not any("extra_time" in state for state in states)
+    assert error(remote(sam, "extra_time", seat=seat, factor=3))[1] == "factor"
+    assert remote_views(sam)[-1]["extra_time"] == {str(seat): 2}

@@ -19,6 +19,7 @@ TR.remote = (() => {
   let handover = null;  /* a hand-over code from the URL's fragment, said once the phone has a seat */
   let claiming = false;
   let settingsOpen = false;  /* the lobby's settings section, as the host left it */
+  let roomOpen = false;  /* the room's controls, as the host left them */
 
   /* The code in the address (the QR code opened in this tab, or in a tab already open here: only its fragment
    * changed) is taken and removed from the address bar; a seated phone says it at once, another once seated. */
@@ -196,15 +197,44 @@ TR.remote = (() => {
       h("button", {class: "big danger", id: "remote-end", onclick: () => { if (confirm(t("tv.end_confirm"))) send("end"); }}, t("tv.end"))];
   }
 
+  /* The room's own controls, as the TV's header and lobby have them: the lock, the room's language and, in the
+   * lobby, the packs the next game draws from (issue [18]: the remote has every control of the TV). */
+  function room() {
+    const lock = h("button", {id: "remote-lock", class: view.locked ? "toggle on" : "toggle",
+      onclick: () => send("lock", {locked: !view.locked})}, view.locked ? t("tv.unlock") : t("tv.lock"));
+    const language = h("label", {class: "remote-setting", for: "remote-language"}, h("span", null, t("tv.language")),
+      h("select", {id: "remote-language", onchange: (e) => send("language", {language: e.target.value})},
+        ["en", "fa", "ro"].map((l) => h("option", {value: l, selected: l === view.language}, t("language." + l)))));
+    const supply = view.packs;
+    const packs = supply && supply.packs.length ? h("fieldset", {class: "remote-packs", id: "remote-packs"},
+      h("legend", null, t("tv.packs")),
+      supply.packs.map((p) => h("label", {class: "remote-pack", for: "remote-pack-" + p.id},
+        h("input", {type: "checkbox", id: "remote-pack-" + p.id, "data-pack": p.id, checked: supply.selected.includes(p.id),
+          onchange: (e) => send("packs", {packs: supply.packs.map((q) => q.id)
+            .filter((id) => (id === p.id ? e.target.checked : supply.selected.includes(id)))})}),
+        h("bdi", {class: "pack-name"}, p.name), h("span", {class: "muted"}, t("tv.pack_total", {n: p.total ?? p.numeric + p.choice}))))) : null;
+    /* drawn only while open: a closed disclosure's content still has boxes the screens checker would judge */
+    return h("details", {class: "remote-settings", id: "remote-room", open: roomOpen,
+      ontoggle: (e) => { if (roomOpen !== e.currentTarget.open) { roomOpen = e.currentTarget.open; drawnKey = null; draw(); } }},
+    h("summary", null, t("remote.room")), roomOpen ? [h("div", {class: "remote-row"}, lock), language, packs] : null);
+  }
+
+  /* Each person: their extended time (the host's alone to see, as on the TV) and the host's "remove". */
   function people() {
     const others = state.players.filter((p) => !state.me || p.id !== state.me.id);
-    if (!others.length) return null;
+    const everyone = state.players;
+    if (!everyone.length) return null;
+    const factors = view.extra_time || {};
     return h("section", {class: "remote-people", "aria-labelledby": "remote-people-title"},
       h("h3", {id: "remote-people-title"}, t("remote.people")),
-      h("ul", null, others.map((p) => h("li", {"data-seat": p.id},
+      h("ul", null, everyone.map((p) => h("li", {"data-seat": p.id},
         TR.badge(p.colour, p.shape, 28), h("bdi", {class: "name"}, p.name),
-        h("button", {class: "remote-kick", "data-kick": p.id, "aria-label": t("tv.kick_name", {name: p.name}),
-          onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) send("kick", {seat: p.id}); }}, "✕")))));
+        h("select", {class: "remote-xtime", "data-xtime-select": p.id, "aria-label": t("xtime.button", {name: TR.iso(p.name)}),
+          onchange: (e) => send("extra_time", {seat: p.id, factor: Number(e.target.value)})},
+        [1, 1.5, 2].map((f) => h("option", {value: f, selected: Number(factors[p.id] || 1) === f},
+          f === 1 ? t("xtime.standard") : t("xtime.factor", {f})))),
+        others.includes(p) ? h("button", {class: "remote-kick", "data-kick": p.id, "aria-label": t("tv.kick_name", {name: p.name}),
+          onclick: () => { if (confirm(t("tv.kick_confirm", {name: p.name}))) send("kick", {seat: p.id}); }}, "✕") : null))));
   }
 
   function draw() {
@@ -222,7 +252,8 @@ TR.remote = (() => {
     const k = JSON.stringify([view.claims, view.notes, state.phase, state.paused, state.selected_game, state.games.map((g) => g.id),
       state.players.map((p) => [p.id, p.name]), game && game.deadline_ms === null, game && game.view && game.view.waiting_for_host,
       game && game.view && [game.view.phase, game.view.index, game.view.answered],
-      state.phase === "lobby" ? (state.games.find((g) => g.id === state.selected_game) || {}).values || null : null, TR.lang]);
+      state.phase === "lobby" ? (state.games.find((g) => g.id === state.selected_game) || {}).values || null : null, TR.lang,
+      view.locked, view.language, view.packs, view.extra_time]);
     panel.hidden = false;
     document.body.classList.add("remote-open");
     if (k === drawnKey) return;  /* the buttons stay under the thumb while nothing they do changed */
@@ -235,6 +266,7 @@ TR.remote = (() => {
       view.notes ? notesCard(view.notes) : null,
       h("div", {class: "remote-controls"}, gameControls()),
       people(),
+      room(),
       h("button", {class: "remote-give-back", id: "remote-give-back", onclick: () => hooks.ask("remote_release", {})}, t("remote.give_back")));
   }
 
