@@ -267,7 +267,7 @@ TR.games.hierarchy = (() => {
    * over. Each moved card is marked data-moved (its kind) for the whole step. With reduced motion or the TV's Motion
    * off the cards are simply there (the CSS stops the animations). */
   const MAX_STEPS_ANIMATED = 3;
-  const MOVE_MS = 700;  /* the longest of the keyframes below (hierarchy.css) */
+  const MOVE_MS = {played: 650, burning: 700, returned: 650};  /* each move's keyframes (hierarchy.css) */
   let drawnBefore = null;
   let moving = [];  /* this step's moves: {kind, where: "line" | "burned" | seat, id, owner, start} */
 
@@ -316,7 +316,8 @@ TR.games.hierarchy = (() => {
         if (!el) continue;
         el.dataset.moved = m.kind;
         const elapsed = performance.now() - m.start;
-        if (elapsed >= MOVE_MS) continue;  /* over: a redraw leaves it in its place */
+        if (elapsed >= MOVE_MS[m.kind]) continue;  /* over (its own length: a redraw just after its end would
+                                                       replay its last milliseconds): a redraw leaves it in place */
         if (m.kind === "played") from(el, root.querySelector(`[data-hand-of="${m.owner}"]`));
         if (m.kind === "returned") from(el, root.querySelector("#h-line"));
         el.style.animationDelay = -Math.round(elapsed) + "ms";  /* a redraw goes on where the move was */
