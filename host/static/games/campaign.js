@@ -105,7 +105,7 @@ TR.games.campaign = (() => {
     const m = svg.getScreenCTM();
     const scale = m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 0;
     if (!scale) return;
-    const k = Math.min(6, Math.max(0.3, (LABEL_VH * window.innerHeight) / (NAME_UNITS * scale)));
+    const k = Math.min(12, Math.max(0.3, (LABEL_VH * window.innerHeight) / (NAME_UNITS * scale)));  /* a small map: big names */
     const value = `scale(${k.toFixed(4)})`;
     for (const g of svg.querySelectorAll(".label-in")) if (g.getAttribute("transform") !== value) g.setAttribute("transform", value);
   }
