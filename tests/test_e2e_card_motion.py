@@ -73,11 +73,13 @@ def test_a_hierarchy_play_moves_once_and_not_without_motion(browser: Any, slow_s
     top = tv.evaluate(TOP)
     assert top["moved"] == "played" and top["running"] == 0 and "h-played" not in started(tv), (top, started(tv))
 
-    tv.evaluate("() => document.documentElement.classList.add('motion-off')")  # the TV's Motion off
+    # the TV's Motion off, as its Display sheet sets it (TR.motion keeps the class motion-off in step with it)
+    tv.evaluate("() => { localStorage.setItem('throneroom.tv.motion', 'off'); window.dispatchEvent(new Event('tr-motion')); }")
+    tv.wait_for_function("() => document.documentElement.classList.contains('motion-off')")
     play()
     top = tv.evaluate(TOP)
     assert top["moved"] == "played" and top["running"] == 0 and "h-played" not in started(tv), (top, started(tv))
-    tv.evaluate("() => document.documentElement.classList.remove('motion-off')")
+    tv.evaluate("() => { localStorage.setItem('throneroom.tv.motion', 'on'); window.dispatchEvent(new Event('tr-motion')); }")
     tv.emulate_media(reduced_motion="reduce")  # the person's reduced motion
     play()
     top = tv.evaluate(TOP)

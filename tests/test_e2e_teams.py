@@ -24,7 +24,7 @@ def test_phones_pick_teams_the_host_moves_one_and_a_latecomer_joins(browser: Any
     phones[1].click("[data-team='1']")
     expect(phones[1].locator("[data-team='1'].chosen")).to_be_visible()
     expect(phones[2].locator("[data-team='1'] .team-members")).to_have_text(ANA_AND_BOB)
-    tv.locator("#player-list li").nth(2).locator("select").select_option("2")  # the host moves Cy
+    tv.locator("#player-list li").nth(2).locator("select.team-tag").select_option("2")  # the host moves Cy
     expect(phones[2].locator("[data-team='2'].chosen")).to_be_visible()
     shot(tv, "teams-tv-lobby")
     shot(phones[0], "teams-phone-lobby")
