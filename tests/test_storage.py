@@ -285,7 +285,8 @@ def test_the_host_tv_warns_while_a_lock_keeps_answers_unsaved(browser: Any, tmp_
                     watcher.disconnect()
 
             # the answer was taken (the tap's "sent" comes before the server has it: ask until it does)
-            wait_for(lambda: (audience() or {}).get("answered") == 1, "the server to take the spectator's answer", 15)
+            # (each ask is a new connection: on a machine busy with other tests 15 s was seen to be too few)
+            wait_for(lambda: (audience() or {}).get("answered") == 1, "the server to take the spectator's answer", 40)
             warning = tv.locator("#storage-warning")
             expect(warning).to_be_visible(timeout=30_000)  # after ~5 s unsaved
             expect(warning).to_contain_text("not saved yet")
