@@ -79,8 +79,11 @@ def test_a_hierarchy_play_moves_once_and_not_without_motion(browser: Any, slow_s
     play()
     top = tv.evaluate(TOP)
     assert top["moved"] == "played" and top["running"] == 0 and "h-played" not in started(tv), (top, started(tv))
+    # the person's reduced motion, before the TV's Motion is on again: the card just played would otherwise finish
+    # its move once the class goes, after play() below has begun to listen
+    tv.emulate_media(reduced_motion="reduce")
     tv.evaluate("() => { localStorage.setItem('throneroom.tv.motion', 'on'); window.dispatchEvent(new Event('tr-motion')); }")
-    tv.emulate_media(reduced_motion="reduce")  # the person's reduced motion
+    tv.evaluate(TWO_FRAMES)
     play()
     top = tv.evaluate(TOP)
     assert top["moved"] == "played" and top["running"] == 0 and "h-played" not in started(tv), (top, started(tv))
