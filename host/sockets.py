@@ -13,6 +13,7 @@ import logging
 import math
 from typing import Any
 
+import orjson
 from flask import current_app, request
 from flask_socketio import Namespace
 from socketio.packet import Packet
@@ -33,6 +34,17 @@ CONTROL_FIELDS = {"lock": ("locked",), "language": ("language",), "select_game":
 TV_CONTROLS = ("handover", "handover_cancel", "take_back")  # the host remote (host/remote.py): the host's TV alone hands it over
 
 OWN_KEYS = ("me", "audience")  # what differs between two spectators' states
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, as every state goes on the wire. orjson encodes a room state several times faster than the
+    standard module, which was the largest single cost of an action (the party benchmark's profile, docs/bench.md);
+    integer keys become strings as the standard module makes them. What orjson refuses (a string UTF-8 cannot carry,
+    an integer beyond 64 bits) is encoded by the standard module, as before."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, separators=(",", ":"))
 
 
 class Spliced(dict):
@@ -66,9 +78,9 @@ class Spliced(dict):
                 value = self[key]
                 if key == "audience" and self.audience_json is not None and self.audience_json != "{}" \
                         and isinstance(value, dict) and next(reversed(value), None) == "you":
-                    text = self.audience_json[:-1] + ',"you":' + json.dumps(value["you"], separators=(",", ":")) + "}"
+                    text = self.audience_json[:-1] + ',"you":' + dumps(value["you"]) + "}"
                 else:
-                    text = json.dumps(value, separators=(",", ":"))
+                    text = dumps(value)
                 parts.append(f'"{key}":{text}')
             self._own = "{" + ",".join(parts) + "}"
         return self._own
@@ -85,7 +97,7 @@ def audience_json(shared: dict[str, Any]) -> str | None:
     audience = shared.get("audience")
     if not isinstance(audience, dict) or "you" in audience:
         return None
-    return json.dumps(audience, separators=(",", ":"))
+    return dumps(audience)
 
 
 class WireJson:
@@ -94,12 +106,15 @@ class WireJson:
     @staticmethod
     def dumps(data: Any, **kwargs: Any) -> str:
         if type(data) is list and len(data) == 2 and isinstance(data[1], Spliced):
-            return "[" + json.dumps(data[0]) + "," + data[1].encoded() + "]"
-        return json.dumps(data, **kwargs)
+            return "[" + dumps(data[0]) + "," + data[1].encoded() + "]"
+        return dumps(data)
 
     @staticmethod
     def loads(text: str | bytes, **kwargs: Any) -> Any:
-        return json.loads(text, **kwargs)
+        try:
+            return orjson.loads(text)
+        except ValueError:  # text orjson refuses (a lone surrogate escaped: check_text answers it naming the field)
+            return json.loads(text, **kwargs)
 
 
 class WirePacket(Packet):
@@ -112,7 +127,7 @@ class WirePacket(Packet):
 
 def shared_json(state: dict[str, Any]) -> str:
     """The JSON of the part of a state that all spectators share."""
-    return json.dumps({k: v for k, v in state.items() if k not in OWN_KEYS}, separators=(",", ":"))
+    return dumps({k: v for k, v in state.items() if k not in OWN_KEYS})
 
 
 NOW_MARK = -7_270_000_000_000_001  # stands for the clock in a kept encoding of a public view (spectator_state)
