@@ -83,6 +83,7 @@ class Broadcaster:
         if room is None:
             return
         cache: dict[Any, dict[str, Any]] = {}
+        common: dict[Any, Any] = {}  # what all the room's views have in common, built once (RoomService._view)
         spectators_changed = True
         own_before, own_now = self.own_sent.get(code, {}), {}
         relayed: dict[str, Any] | None = {} if relay is not None else None
@@ -111,7 +112,7 @@ class Broadcaster:
                 socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
                 continue
             if key not in cache:
-                cache[key] = service.view(room, seat_id, as_host)
+                cache[key] = service.view(room, seat_id, as_host, shared=common)
             namespace = "/tv" if seat_id is None else "/play"
             socketio.emit("state", cache[key], to=sid, namespace=namespace, ignore_queue=True)
         self.own_sent[code] = own_now

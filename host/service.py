@@ -561,13 +561,15 @@ class RoomService:
 
     # ----- views -----
 
-    def view(self, room: Room, seat_id: int | None, as_host: bool = False) -> dict[str, Any]:
-        """The whole state one audience receives: the TV (seat None) or one seat."""
+    def view(self, room: Room, seat_id: int | None, as_host: bool = False,
+             shared: dict[Any, Any] | None = None) -> dict[str, Any]:
+        """The whole state one audience receives: the TV (seat None) or one seat. ``shared``: a broadcast's cache of
+        what every view of the room has in common at this moment (``_view``), so that one change builds it once."""
         with self.locks[room.code]:
             seat = room.seats.get(seat_id) if seat_id is not None else None
             if seat is not None and seat.role == "spectator":
                 return self.spectator_view(room, seat_id, self.phone_public_view(room))
-            return self._view(room, seat_id, as_host)
+            return self._view(room, seat_id, as_host, shared=shared)
 
     def phone_public_view(self, room: Room) -> dict[str, Any]:
         """The public view as phones get it: without the list of spectators (only their count), which a phone
@@ -581,8 +583,6 @@ class RoomService:
                 view = {**view, "game": {**view["game"], "now_ms": self.clocks.game_now(room)}}
             return view
         result = self._view(room, None, False, spectators=False)
-        if room.phase != "lobby":
-            result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
         self.public_views[room.code] = (room.version, now, result, {})
         return result
 
@@ -596,34 +596,44 @@ class RoomService:
             result["audience"] = {**shared["audience"], "you": self.audience.personal_view(room, seat_id)}
         return result
 
-    def _view(self, room: Room, seat_id: int | None, as_host: bool, spectators: bool = True) -> dict[str, Any]:
-        with self.locks[room.code]:  # a phone's view lists no spectators (see phone_public_view)
-            result = room.lobby_view(self.connections.connected_seats(room.code), spectators and seat_id is None)
+    def _view(self, room: Room, seat_id: int | None, as_host: bool, spectators: bool = True,
+              shared: dict[Any, Any] | None = None) -> dict[str, Any]:
+        """One audience's state (``view``). The parts that are the same for every screen and phone of the room at
+        this moment (the lobby part, who is offline, the audience's board, the packs, the lineup) are built once per
+        broadcast when given its ``shared`` cache: building each again for the TV and every phone was a fifth of an
+        action's cost (the party benchmark's profile, docs/bench.md). They are never changed once built: each view
+        is a new dict over them."""
+        def part(key: Any, make: Callable[[], Any]) -> Any:
+            if shared is None:
+                return make()
+            if key not in shared:
+                shared[key] = make()
+            return shared[key]
+
+        with self.locks[room.code]:  # a phone's view lists no spectators (see phone_public_view), and outside the
+            # lobby not the games' settings either (two thirds of a message): the TV's shows them
+            listed = spectators and seat_id is None
+            short = seat_id is not None or not spectators
+            lobby = part(("lobby", listed, short), lambda: self._lobby_part(room, listed, short))
+            result = dict(lobby)
             result["game"] = room.game_view(seat_id, self.clocks.game_now(room))
             if result["game"] is not None:
-                stands_in = room.session is not None and room.session.game.stands_in(room.session.state)
+                offline = part("offline", lambda: self._offline(room))
                 for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone, where the
-                    offline = self.connections.team_away(room, slot["members"])  # game stands in (QUIZ-S15)
-                    slot["offline"] = offline  # every phone of it gone past the bot grace
-                    slot["away"] = offline and stands_in  # ... and a bot plays for it meanwhile
-            result["audience"] = self.audience.public_view(room) if result["game"] is not None else None
+                    slot["offline"], slot["away"] = offline[slot["index"]]  # game stands in (QUIZ-S15)
+            result["audience"] = part("audience", lambda: self.audience.public_view(room)) \
+                if result["game"] is not None else None
             if seat_id is not None:
                 result["spectators"] = []  # see phone_public_view
-                if room.phase != "lobby":  # a phone shows the games' settings only in the lobby
-                    result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
             result["host"] = as_host
             result["storage"] = self.audience.trouble(room.code) if as_host else None  # answers unsaved: warn the host
             result["epoch"] = self.epoch
             if room.phase == "lobby":
-                supply = self.pack_supply(room)
-                if not as_host:  # the packs offered to the host's screen include its private uploads: the others
-                    # learn only what the room plays (a pack's id is what its images are fetched by)
-                    supply = {**supply, "packs": [p for p in supply["packs"] if p["id"] in supply["selected"]]}
-                result["questions"] = {**supply, "plan": self.next_game(room, supply["selected"])}
+                result["questions"] = part(("questions", as_host), lambda: self._questions_part(room, as_host))
             if room.phase != "playing":  # who plays the next game, and whose phone has been gone too long to
-                result["lineup"] = {"seats": self.lineup(room),  # be given a seat
-                                    "gone": [s["id"] for s in result["players"]
-                                             if self.connections.gone(room, s["id"])]}
+                result["lineup"] = part("lineup", lambda: {  # be given a seat
+                    "seats": self.lineup(room),
+                    "gone": [s["id"] for s in lobby["players"] if self.connections.gone(room, s["id"])]})
             if as_host:
                 result["claims"] = self.claims.view(room)
                 result["remote"] = self.remotes.tv_view(room)  # who holds the host remote (host/remote.py)
@@ -639,6 +649,35 @@ class RoomService:
                         room.session.slot_of(seat_id) is None:  # a latecomer plays along with the audience
                     result["audience"] = {**result["audience"], "you": self.audience.personal_view(room, seat_id)}
             return result
+
+    def _lobby_part(self, room: Room, listed: bool, short: bool) -> dict[str, Any]:
+        """``Room.lobby_view`` as one kind of screen gets it: ``listed``, with the first spectators by name (the
+        TV); ``short``, outside the lobby with only each game's id and name (a phone, or the public view)."""
+        result = room.lobby_view(self.connections.connected_seats(room.code), listed)
+        if short and room.phase != "lobby":
+            result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
+        return result
+
+    def _offline(self, room: Room) -> dict[int, tuple[bool, bool]]:
+        """Per game seat: whether every phone of it is gone past the bot grace, and whether a bot plays for it
+        meanwhile (the game stands in for absent players)."""
+        session = room.session
+        if session is None:
+            return {}
+        stands_in = session.game.stands_in(session.state)
+        result = {}
+        for slot in session.slots:
+            offline = self.connections.team_away(room, slot.members)
+            result[slot.index] = (offline, offline and stands_in)
+        return result
+
+    def _questions_part(self, room: Room, as_host: bool) -> dict[str, Any]:
+        """What a lobby shows of questions: the packs on offer (to the host's screen, its private uploads too; the
+        others learn only what the room plays: a pack's id is what its images are fetched by), and the plan."""
+        supply = self.pack_supply(room)
+        if not as_host:
+            supply = {**supply, "packs": [p for p in supply["packs"] if p["id"] in supply["selected"]]}
+        return {**supply, "plan": self.next_game(room, supply["selected"])}
 
     # ----- the ticker -----
 
