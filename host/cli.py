@@ -112,7 +112,7 @@ def public_url(text: str) -> str:
 
 def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) -> None:
     """The options ``serve`` and ``worker`` share (a worker sits behind HAProxy: its defaults say so)."""
-    from host.guard import RATE_KINDS  # (the engines it brings are loaded by every command that serves)
+    from host.guard import RATE_KINDS, rate_option  # (the engines it brings are loaded by every command that serves)
 
     parser.add_argument("--timer-scale", type=timer_scale, default=1.0, metavar="F",
                        help="multiply every game timer by F (e.g. 0.1 for a quick demo)")
@@ -129,9 +129,9 @@ def server_options(parser: argparse.ArgumentParser, behind_proxy: bool = False) 
     parser.add_argument("--port-file", metavar="FILE", type=Path,
                         help="once listening, write the port to FILE (with --port 0: for scripts and tests)")
     limits = parser.add_argument_group("limits (docs/security.md)")
-    for kind, (_, default, _, counted) in RATE_KINDS.items():
-        limits.add_argument(f"--{kind}-rate", type=rate, metavar="RATE",
-                            help=f"{counted} (default {default}; 'off': no limit)")
+    for kind, rule in RATE_KINDS.items():
+        limits.add_argument(rate_option(kind), type=rate, metavar="RATE",
+                            help=f"{rule.counted} (default {rule.default}; 'off': no limit)")
     limits.add_argument("--rate-storage", default=None if behind_proxy else "memory://", metavar="URI",
                         help="where rate counts are kept: memory:// or a redis:// URI (default: " +
                         ("the message queue's Redis, shared by the workers)" if behind_proxy else "memory://)"))
@@ -1005,7 +1005,7 @@ def serve(args: argparse.Namespace) -> int:
             "GAMES_MODULES": tuple(args.games_module),
             "INCLUDE_UNLISTED_GAMES": bool(args.games_module),  # a module's games are there to be played
             "SEED_SOURCE": None if args.seed is None else seed_sequence(args.seed),
-            **{setting: getattr(args, f"{kind}_rate") for kind, (setting, *_) in RATE_KINDS.items()},
+            **{rule.setting: getattr(args, f"{kind.replace('-', '_')}_rate") for kind, rule in RATE_KINDS.items()},
             "RATE_STORAGE": args.rate_storage, "MAX_SPECTATORS": args.max_spectators,
             "MAX_WATCHERS": args.max_watchers, "ROOM_TTL_HOURS": args.room_ttl_hours,
             "ALLOWED_HOSTS": tuple(args.allowed_host), "TRUST_PROXY": args.trust_proxy,

@@ -1,10 +1,11 @@
 """What keeps one guest from spoiling the evening for the others (docs/security.md): rate limits per client
-address, and the check that every request names this server by one of its own names.
+address, per room and per seat, and the check that every request names this server by one of its own names.
 
-- ``RateLimits``: how often one address may create a room, join one, watch one, upload a pack, preview one, rename a
-  seat, change its language, team or sitting out, and send host controls, counted by the ``limits`` library
-  (the engine of Flask-Limiter, which also counts Socket.IO events; memory storage by default, any ``limits``
-  storage URI, such as Redis, for several processes).
+- ``RateLimits``: how often one address may create a room, join one, watch one, upload a pack or preview one, how
+  often one seat may rename itself or change its language, team or sitting out, how often a room takes joins,
+  seat changes and host controls (``RATE_KINDS``), counted by the ``limits`` library (the engine of
+  Flask-Limiter; memory storage by default, any ``limits`` storage URI, such as Redis, for several processes, with
+  memory standing in while that storage does not answer).
 - ``HostCheck``: a WSGI middleware in front of everything (pages, the API, Socket.IO): a request whose ``Host`` is
   not one of the server's names is refused, and so is a request whose ``Origin`` is another site. A web page on the
   LAN whose name was rebound to this server's address (DNS rebinding) thus reaches nothing, and neither does a
@@ -13,36 +14,80 @@ address, and the check that every request names this server by one of its own na
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from host.room import RoomError
 
-# kind -> (setting, default, what a refusal says, what is counted): the settings of create_app, the options
-# --<kind>-rate of throneroom serve and worker (host/cli.py) and the table of docs/security.md
+log = logging.getLogger("throneroom.limits")
+
+class RateKind(NamedTuple):
+    """One rate limit: its setting (and option ``--<kind>-rate``), its default, what a refusal says, what it counts
+    (the help of its option and the table of docs/security.md) and what it counts per: a client ``address``, a
+    ``room`` (from every address) or a ``seat`` (one phone's seat in one room)."""
+
+    setting: str
+    default: str
+    refusal: str
+    counted: str
+    per: str
+
+
+# kind -> RateKind: the settings of create_app, the options --<kind>-rate of throneroom serve and worker
+# (host/cli.py) and the table of docs/security.md. The defaults let a bar's 50 guests behind one NAT address into
+# one room within a minute, and a school open a room per class from one address (docs/scaling.md, "Rate limits in a
+# crowded bar"); what one address, or many at one room, can do to the others stays bounded.
 RATE_KINDS = {
-    "room": ("ROOM_RATE", "5/minute;30/hour", "this device created too many rooms", "rooms one address may create"),
-    "join": ("JOIN_RATE", "20/minute;200/hour", "too many joins from this device",
-             "joins from one address (new seats and \"that's me\")"),
-    "watch": ("WATCH_RATE", "30/minute", "this device opened too many TV screens", "TV screens one address may open"),
-    "upload": ("UPLOAD_RATE", "10/minute;60/hour", "this device uploaded too many packs",
-               "pack uploads from one address"),
-    "preview": ("PREVIEW_RATE", "60/minute;600/hour", "this device asked for too many pack previews",
-                "pack previews from one address"),
-    "rename": ("RENAME_RATE", "10/minute;60/hour", "this device changed names too often", "renames from one address"),
-    "seat": ("SEAT_RATE", "30/minute;300/hour", "this device changed its language, team or sitting out too often",
-             "a phone's changes of language, team or sitting out from one address"),
-    "control": ("CONTROL_RATE", "120/minute;1200/hour", "this device sent too many host controls",
-                "host controls from one address"),
-    "report": ("REPORT_RATE", "20/minute;200/hour", "this device downloaded too many reports",
-               "a Quiz's report downloaded by its host, from one address"),
+    "room": RateKind("ROOM_RATE", "20/minute;100/hour", "this address created too many rooms",
+                     "rooms one address may create", "address"),
+    "join": RateKind("JOIN_RATE", "60/minute;600/hour", "too many joins from this address",
+                     "joins from one address, into any rooms (new seats and \"that's me\")", "address"),
+    "room-join": RateKind("ROOM_JOIN_RATE", "200/minute;2000/hour", "too many people are joining this room at once",
+                          "joins into one room, from all addresses", "room"),
+    "watch": RateKind("WATCH_RATE", "30/minute", "this address opened too many TV screens",
+                      "TV screens one address may open", "address"),
+    "upload": RateKind("UPLOAD_RATE", "10/minute;60/hour", "this address uploaded too many packs",
+                       "pack uploads from one address", "address"),
+    "preview": RateKind("PREVIEW_RATE", "120/minute;1200/hour", "this address asked for too many pack previews",
+                        "pack previews from one address", "address"),
+    "rename": RateKind("RENAME_RATE", "10/minute;60/hour", "this phone changed its name too often",
+                       "renames of one seat", "seat"),
+    "seat": RateKind("SEAT_RATE", "30/minute;300/hour",
+                     "this phone changed its language, team or sitting out too often",
+                     "a seat's changes of language, team or sitting out (and taking the host remote)", "seat"),
+    "changes": RateKind("CHANGES_RATE", "300/minute;3000/hour", "the phones of this address changed their seats "
+                        "too often", "renames and seat changes of all the phones of one address", "address"),
+    "room-changes": RateKind("ROOM_CHANGES_RATE", "600/minute;6000/hour", "this room's phones changed their seats "
+                             "too often", "renames and seat changes in one room, from all addresses", "room"),
+    "control": RateKind("CONTROL_RATE", "600/minute;6000/hour", "the host screens of this address sent too many "
+                        "controls", "host controls from one address, to any rooms", "address"),
+    "room-control": RateKind("ROOM_CONTROL_RATE", "120/minute;1200/hour", "this room's host sent too many controls",
+                             "host controls of one room (its TV and its host remote)", "room"),
+    "report": RateKind("REPORT_RATE", "20/minute;200/hour", "this address downloaded too many reports",
+                       "a Quiz's report downloaded by its host, from one address", "address"),
 }
+# what a call site counts -> the kinds it is counted against, all of them or none (``RateLimits.hit``)
+RATE_ACTIONS = {
+    "room": ("room",),
+    "join": ("join", "room-join"),
+    "watch": ("watch",),
+    "upload": ("upload",),
+    "preview": ("preview",),
+    "rename": ("rename", "changes", "room-changes"),
+    "seat": ("seat", "changes", "room-changes"),
+    "control": ("control", "room-control"),
+    "report": ("report",),
+}
+STORAGE_RETRY_S = 5.0  # after a shared storage failed, counts go to memory; it is tried again at most this often
+STORAGE_TIMEOUT_S = 0.5  # a Redis that does not answer within this is failed (URI query parameters override it)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 DRAIN_MAX_BYTES = 8 * 1024 * 1024  # an oversized long-polling message is read and dropped up to this size
@@ -63,35 +108,112 @@ def parse_rate(text: Any, name: str) -> list[RateLimitItem]:
     return items
 
 
+def rate_option(kind: str) -> str:
+    """The command line option of a kind (``room-join`` -> ``--room-join-rate``)."""
+    return f"--{kind}-rate"
+
+
+def storage_options(uri: str) -> dict[str, float]:
+    """Connection timeouts for a Redis storage, so that a Redis that stopped answering costs one request at most
+    ``STORAGE_TIMEOUT_S`` every ``STORAGE_RETRY_S`` rather than a hang (``?socket_timeout=`` in the URI wins)."""
+    if urlsplit(uri).scheme in ("redis", "rediss", "redis+unix", "unix"):
+        return {"socket_timeout": STORAGE_TIMEOUT_S, "socket_connect_timeout": STORAGE_TIMEOUT_S}
+    return {}
+
+
+def shown_uri(uri: str) -> str:
+    """A storage URI without its password, for the log."""
+    parts = urlsplit(uri)
+    if parts.password is None:
+        return uri
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+
+
 class RateLimits:
-    """How often one client address may do each kind of thing (``RATE_KINDS``)."""
+    """How often one client address, one room or one seat may do each kind of thing (``RATE_KINDS``), counted in
+    the storage of ``RATE_STORAGE`` (memory, or a Redis the workers share). When that storage fails, the counts go
+    on in this process's memory (logged once per outage) and the storage is tried again every ``STORAGE_RETRY_S``:
+    a stopped Redis is never a refused request (issue [19])."""
 
-    def __init__(self, settings: dict[str, Any]):
-        self.rules = {kind: parse_rate(settings.get(key) or default, key)
-                      for kind, (key, default, *_) in RATE_KINDS.items()}
-        self.storage = storage_from_string(settings.get("RATE_STORAGE") or "memory://")
-        self.limiter = MovingWindowRateLimiter(self.storage)
+    def __init__(self, settings: dict[str, Any], clock: Callable[[], float] = time.monotonic):
+        self.rules = {kind: parse_rate(settings.get(rule.setting) or rule.default, rule.setting)
+                      for kind, rule in RATE_KINDS.items()}
+        self.clock = clock
+        self.uri = str(settings.get("RATE_STORAGE") or "memory://")
+        if self.uri.startswith("unix://"):  # the message queue's notation for a Redis socket
+            self.uri = "redis+unix://" + self.uri[len("unix://"):]
+        self.memory = MovingWindowRateLimiter(MemoryStorage())
+        self.shared: MovingWindowRateLimiter | None = None
+        if not self.uri.startswith("memory://"):
+            storage = storage_from_string(self.uri, wrap_exceptions=True, **storage_options(self.uri))
+            self.shared = MovingWindowRateLimiter(storage)
+            base = storage.base_exceptions
+            self.failures: tuple[type[BaseException], ...] = (StorageError, *(base if isinstance(base, tuple) else
+                                                                             (base,)))
+        self.down_since: float | None = None  # when the shared storage failed, while it does
+        self.retry_at = 0.0
 
-    def hit(self, kind: str, address: str | None) -> None:
-        """Count one ``kind`` from ``address``, or RoomError ``rate_limited`` (nothing counted) if it is over a
-        limit; the error says how long to wait."""
-        items = self.rules[kind]
-        key = address or "unknown"
-        for item in items:
-            if not self.limiter.test(item, kind, key):
-                reset = self.limiter.get_window_stats(item, kind, key).reset_time
+    def hit(self, action: str, address: str | None, room: str | None = None, seat: int | None = None) -> None:
+        """Count one ``action`` (``RATE_ACTIONS``) from ``address``, in ``room``, by ``seat``; or RoomError
+        ``rate_limited`` (nothing counted) if any of its kinds is over a limit: the error says how long to wait."""
+        parts = {"address": address or "unknown", "room": room or "unknown", "seat": f"{room or 'unknown'}/{seat}"}
+        checks = [(kind, item, parts[RATE_KINDS[kind].per])
+                  for kind in RATE_ACTIONS[action] for item in self.rules[kind]]
+        if not checks:
+            return
+        limiter = self.limiter()
+        if limiter is self.memory:
+            self.count(self.memory, checks)
+            return
+        try:
+            self.count(limiter, checks)
+        except self.failures as error:
+            self.failed(error)
+            self.count(self.memory, checks)
+            return
+        if self.down_since is not None:
+            log.warning("rate limits: %s answers again after %.0f s: counting there again", shown_uri(self.uri),
+                        self.clock() - self.down_since)
+            self.down_since = None
+
+    def limiter(self) -> MovingWindowRateLimiter:
+        """The shared storage's limiter; while it is down, memory's, and the shared one again for one request every
+        ``STORAGE_RETRY_S`` (the others meanwhile in memory, never waiting for it)."""
+        if self.shared is None:
+            return self.memory
+        if self.down_since is None:
+            return self.shared
+        now = self.clock()
+        if now < self.retry_at:
+            return self.memory
+        self.retry_at = now + STORAGE_RETRY_S
+        return self.shared
+
+    def failed(self, error: BaseException) -> None:
+        now = self.clock()
+        self.retry_at = now + STORAGE_RETRY_S
+        if self.down_since is None:
+            self.down_since = now
+            log.warning("rate limits: %s does not answer (%s): counting in this process's memory meanwhile, trying it "
+                        "again every %.0f s", shown_uri(self.uri), str(error) or type(error).__name__, STORAGE_RETRY_S)
+
+    @staticmethod
+    def count(limiter: MovingWindowRateLimiter, checks: list[tuple[str, RateLimitItem, str]]) -> None:
+        for kind, item, key in checks:
+            if not limiter.test(item, kind, key):
+                reset = limiter.get_window_stats(item, kind, key).reset_time
                 wait = max(1, int(reset - time.time()) + 1)
-                error = RoomError("rate_limited", f"{RATE_KINDS[kind][2]}: wait {wait} s and try again")
+                error = RoomError("rate_limited", f"{RATE_KINDS[kind].refusal}: wait {wait} s and try again")
                 error.retry_after = wait  # type: ignore[attr-defined]
                 raise error
-        for item in items:
-            self.limiter.hit(item, kind, key)
+        for kind, item, key in checks:
+            limiter.hit(item, kind, key)
 
 
 def limits_off() -> list[str]:
     """The options of ``throneroom serve`` and ``worker`` that switch every per-address limit off: for the tests' and
     the benchmarks' servers, whose every phone comes from 127.0.0.1 (tests/test_limits.py tests them as shipped)."""
-    return [*(option for kind in RATE_KINDS for option in (f"--{kind}-rate", "off")), "--connections-per-address", "off"]
+    return [*(option for kind in RATE_KINDS for option in (rate_option(kind), "off")), "--connections-per-address", "off"]
 
 
 def host_names(public_url: str, extra: Iterable[str] = ()) -> set[str]:

@@ -307,8 +307,8 @@ class TvNamespace(SafeNamespace):
             raise RoomError("not_host", "only the host's screen may do this")
         control = data["control"]
         if control in TV_CONTROLS:  # the host remote (host/remote.py, docs/remote.md)
-            rt.limits.hit("control", request.remote_addr)
             room = rt.service.room(code)
+            rt.limits.hit("control", request.remote_addr, room.code)
             if control == "take_back":
                 rt.service.remotes.take_back(room)
                 return ok()
@@ -339,7 +339,7 @@ def apply_control(rt: Any, room: Any, data: dict[str, Any], address: str | None,
     control = data["control"]
     if control not in CONTROLS:
         raise RoomError("invalid", f"control must be one of {', '.join(CONTROLS)}", "control")
-    rt.limits.hit("control", address)  # each is logged and broadcast, a start draws questions
+    rt.limits.hit("control", address, room.code)  # each is logged and broadcast, a start draws questions
     if control == "skip":
         rt.service.skip(room, by)
     elif control == "next":  # a host-paced game waits for it after each reveal

@@ -55,7 +55,7 @@ class PlayerNamespace(SafeNamespace):
         """``{out}``: watch the next game (true) or play it (false); a spectator asking to play becomes a player."""
         data = payload_dict(data, "out")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr)  # logged and broadcast: within a rate (docs/security.md)
+        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
         service = runtime().service  # a spectator asking to play in a full room may take a seat left unused
         service.making_room(room, lambda: service.submit(room, "sit_out", {"seat": seat_id, "out": data["out"]}))
         return ok()
@@ -66,7 +66,7 @@ class PlayerNamespace(SafeNamespace):
         room, seat_id = self._require_seat()
         if room.seats[seat_id].name == clean_name(data["name"]):
             return ok()  # the name it has: nothing to log
-        runtime().limits.hit("rename", request.remote_addr)  # logged and broadcast: within a rate (docs/security.md)
+        runtime().limits.hit("rename", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
         runtime().service.submit(room, "rename", {"seat": seat_id, "name": data["name"]})
         return ok()
 
@@ -74,7 +74,7 @@ class PlayerNamespace(SafeNamespace):
         """``{language}``: this phone's own language."""
         data = payload_dict(data, "language")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr)
+        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)
         runtime().service.submit(room, "seat_language", {"seat": seat_id, "language": data["language"]})
         return ok()
 
@@ -84,7 +84,7 @@ class PlayerNamespace(SafeNamespace):
         a pick never carries who agreed (``by``)."""
         data = payload_dict(data, "team")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr)
+        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)
         return ok(**runtime().service.houses.ask(room, seat_id, data["team"], request.sid))
 
     def on_house_answer(self, data: Any) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class PlayerNamespace(SafeNamespace):
         hold the host remote from now on (host/remote.py, docs/remote.md). The remote's view follows as ``remote``."""
         data = payload_dict(data, "handover")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr)  # logged and broadcast: within a rate
+        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
         runtime().service.remotes.claim(room, seat_id, data["handover"])
         return ok()
 
@@ -143,11 +143,11 @@ class PlayerNamespace(SafeNamespace):
 
     def _newcomer(self, data: dict[str, Any]) -> Room:
         """The room a phone without a seat asks to be seated in (``join``, ``claim``), counted against its address's
-        join rate (docs/security.md)."""
+        join rate and the room's (docs/security.md)."""
         room = self.room_of(data["code"])
         if self._seat() is not None:
             raise RoomError("already_seated", "this connection already has a seat")
-        runtime().limits.hit("join", request.remote_addr)
+        runtime().limits.hit("join", request.remote_addr, room.code)
         return room
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
