@@ -513,7 +513,9 @@ class Audience:
         if now_ms < question.closed_at + grace_ms:
             return False
         self._score(room.code, audience, question)
-        return True
+        # a question nobody in the audience answered, in a room whose audience never scored, changes nothing any
+        # screen shows: no broadcast (a tenth of a party's broadcasts went to rooms without an audience)
+        return bool(question.answers) or bool(audience.standings)
 
     def _score(self, code: str, audience: RoomAudience, question: Question) -> None:
         if any(row["room_code"] == code for row in self.pending):
