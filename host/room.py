@@ -1081,22 +1081,8 @@ class Room:
         """The room as everyone may see it, without the game view. Spectators are counted; the first TV_SPECTATORS of
         them are listed (the TV shows the first twelve by name): a list of 5,000 made each screen's state half a
         megabyte at every change of a big room. Without ``spectators`` none is listed: a phone never shows them."""
-        games = []
-        for info, playable in registry.lobby_games(self.include_unlisted):
-            games.append({
-                "id": info.id,
-                "name_key": info.name_key,
-                "blurb_key": info.blurb_key,
-                "min_players": info.min_players,
-                "max_players": info.max_players,
-                "teams": info.teams,
-                "team_keys": list(info.team_keys),
-                "team_colours": list(info.team_colours),
-                "playable": playable,
-                "settings": [s.describe() for s in info.settings],
-                "needs": registry.get(info.id).needs() if registry.get(info.id) else {},
-                "values": self.game_settings(info.id),
-            })
+        games = [{**game_card(info, playable), "values": self.game_settings(info.id)}
+                 for info, playable in registry.lobby_games(self.include_unlisted)]
         watching = (s for s in self.seats.values() if s.role == "spectator" and not s.kicked) if spectators else ()
 
         def listed(seats: Iterable[Seat]) -> list[dict[str, Any]]:
@@ -1153,6 +1139,34 @@ class Room:
                 # per ranked seat: a bot played it (all or part of the game): the results say so (QUIZ-S15)
                 "bot": [session.bot_marked(s) if 0 <= s < len(session.slots) else False for s in outcome.ranking]},
         }
+
+
+GAME_CARDS: dict[tuple[str, bool], tuple[Any, dict[str, Any]]] = {}  # game id, playable -> (its info, its card)
+
+
+def game_card(info: Any, playable: bool) -> dict[str, Any]:
+    """What every lobby says of a game but the room's chosen settings: the same for every room and every view, so
+    built once (each view built it again: a twentieth of an action's cost, the party benchmark's profile). Kept
+    with the game's info, so a game registered again (tests) gets a new card. Never changed once made."""
+    kept = GAME_CARDS.get((info.id, playable))
+    if kept is not None and kept[0] is info:
+        return kept[1]
+    game = registry.get(info.id)
+    card = {
+        "id": info.id,
+        "name_key": info.name_key,
+        "blurb_key": info.blurb_key,
+        "min_players": info.min_players,
+        "max_players": info.max_players,
+        "teams": info.teams,
+        "team_keys": list(info.team_keys),
+        "team_colours": list(info.team_colours),
+        "playable": playable,
+        "settings": [s.describe() for s in info.settings],
+        "needs": game.needs() if game else {},
+    }
+    GAME_CARDS[(info.id, playable)] = (info, card)
+    return card
 
 
 def new_bot_rng(room: Room, slot: int) -> Rng:
