@@ -262,9 +262,13 @@ def test_a_redis_stop_holds_a_room_with_relayed_spectators_and_their_answers_arr
 
         outage = Outage(rs)
         time.sleep(1.0)
-        results = [persist(phone, "audience", {"action": {"answer": 6 + i}, "step": step},
-                           until=outage.stopped_at + OUTAGE_S + 20, retry={"relay_down"})
-                   for i, phone in enumerate(spectators[1:])]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(spectators) - 1) as pool:  # each phone asks again on its own
+            results = list(pool.map(lambda i: persist(spectators[i], "audience",
+                                                      {"action": {"answer": 5 + i}, "step": step},
+                                                      until=outage.stopped_at + OUTAGE_S + 20, retry={"relay_down"}),
+                                    range(1, len(spectators))))
         back_at = outage.over()
         for answer, refusals in results:
             # refused with a reason the phone retries on, never room_moving nor too_late; then taken
@@ -285,3 +289,40 @@ def test_a_redis_stop_holds_a_room_with_relayed_spectators_and_their_answers_arr
             wait_for(lambda p=phone: revealed(p), "the reveal with this relayed phone's own result", seconds=40)
         for page in (tv, *players, *spectators):
             page.close()
+
+
+def test_a_hold_stops_the_game_clock_and_its_timers_and_the_room_goes_on_from_where_it_stood() -> None:
+    """In process, with a fake clock: what a hold does to one room (host/clocks.py), whatever held it."""
+    from host.room import RoomError
+    from host.service import FakeClock
+    from tests.test_room_service import make_service, started
+
+    clock = FakeClock()
+    service = make_service(clock=clock)
+    room, seats = started(service, players=2, bots=False)
+    deadline = service.clocks.due_deadline(room)
+    assert deadline is not None
+    clock.advance(1000)
+    stood = service.clocks.game_now(room)
+    service.clocks.hold(room.code, "relay")
+    assert service.view(room, None)["hold"] == {"reason": "relay"}
+    assert service.view(room, None)["paused"] is True  # the pages' countdowns stand still
+    seq = room.seq
+    clock.advance(10 * deadline)  # far past the timer: it does not run out, no bot or timeout fires
+    service.tick()
+    assert service.clocks.game_now(room) == stood and room.seq == seq
+    service.clocks.hold(room.code, "database")
+    service.clocks.release(room.code, "relay")  # still held: by the database
+    assert service.view(room, None)["hold"] == {"reason": "database"}
+    service.store.down_since = 1.0  # as host/store.py marks an outage
+    try:
+        with pytest.raises(RoomError) as refused:
+            service.audience_answer(room, seats[0], {"action": {"answer": 1}})
+        assert refused.value.code == "storage_down"
+    finally:
+        service.store.down_since = None
+    service.clocks.release(room.code, "database")
+    assert service.view(room, None)["hold"] is None and service.view(room, None)["paused"] is False
+    assert service.clocks.game_now(room) == stood
+    clock.advance(500)
+    assert service.clocks.game_now(room) == stood + 500  # on from where it stood
