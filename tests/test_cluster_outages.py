@@ -192,6 +192,8 @@ def test_a_database_stop_mid_question_holds_the_room_still_cuts_nobody_and_loses
         game_after, after = game_time(tv, code, token)
         # The game clock stood still over the outage: less than a second of game time over more than ten of wall time.
         assert game_after - game_before < 1000, (game_before, game_after, round((back_at - outage.stopped_at) * 1000))
+        print(f"\n[outage] database down {back_at - outage.stopped_at:.1f} s: game clock +{game_after - game_before} ms; "
+              f"Bob refused storage_down {len(bob_refusals)} times, then taken")
         assert any((s.get("hold") or {}).get("reason") == "database" for s in tv.states), \
             "the TV was never told why the room held still"
 
