@@ -6,6 +6,13 @@ handed over (host/lease.py, docs/scaling.md), rooms without activity for their t
 A game clock runs only while its game runs unpaused: it is anchored, at every event, to the monotonic clock, so
 pauses and restarts cost no timer anything. Only the rooms whose game runs (``running``) are looked at each tick:
 idle rooms cost nothing.
+
+A room also *holds still* while what it needs does not answer (docs/scaling.md, "When PostgreSQL or Redis stops"):
+every room while the database is down (nothing can be logged), and a room whose spectators are relayed through other
+workers while Redis is down (their answers cannot reach it). A hold is no event (nothing could be logged): it is this
+process's own state. The held room's game clock stops where it stood (so its timers and its bots' moves, due on that
+clock, do not fire), the ticker leaves it alone, and its screens are told why (``hold_view``); when the hold ends the
+clock goes on from where it stopped.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from host.lease import RENEW_MS
 from host.room import Room, RoomError, new_bot_rng
+from host.store import PROBE_EVERY_MS
 
 if TYPE_CHECKING:
     from host.service import RoomService
@@ -26,6 +34,8 @@ log = logging.getLogger("throneroom.rooms")
 GRACE_MS = 250  # answers in flight at the deadline are still taken (docs/decisions.md, "Fair timing")
 CLOCK_SAVE_MS = 200  # a running game's clock is written this often, so a restart resumes its timers exactly
 EXPIRE_EVERY_MS = 60_000  # how often the ticker looks for rooms past their time
+HOLD_BACKDATE_MS = 1000  # an outage found by a failed write holds the clocks from the last moment the database
+# answered (a clock write every CLOCK_SAVE_MS, an event), at most this far back
 
 
 @dataclass
@@ -49,6 +59,12 @@ class Clocks:
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
         self.expired_checked: int | None = None  # monotonic ms of the last look for expired rooms
         self.renewed_ms: int | None = None  # monotonic ms of the last lease renewal (workers)
+        self.held: dict[str, int] = {}  # code -> monotonic ms its clock stopped at (a hold, see the module docstring)
+        self.hold_reasons: dict[str, set[str]] = {}  # code -> why: "database", "relay"
+        self.db_ok_ms = 0  # monotonic ms the database last answered a write (backdates a hold)
+        self.probed_ms: int | None = None  # monotonic ms of the last probe during an outage
+        self.to_tell: set[str] = set()  # rooms whose hold began or ended, their screens not yet told
+        service.store.on_down = self.database_down
 
     # ----- the game clock -----
 
@@ -57,7 +73,11 @@ class Clocks:
         mono_at, game_at = self.anchors[room.code]
         if room.phase != "playing" or room.paused:
             return game_at
-        return game_at + max(0, self.service.clock.monotonic_ms() - mono_at)
+        now = self.service.clock.monotonic_ms()
+        stopped = self.held.get(room.code)
+        if stopped is not None:  # held: the clock stands where it stopped
+            now = min(now, stopped)
+        return game_at + max(0, now - mono_at)
 
     def add(self, room: Room, active_ms: int | None = None) -> None:
         """A room this process now holds: its clock starts from its game time now; its last activity was at wall ms
@@ -73,6 +93,7 @@ class Clocks:
         clock = self.service.clock
         self.anchors[room.code] = (clock.monotonic_ms(), room.game_ms)
         self.active_ms[room.code] = clock.wall_ms()
+        self.db_ok_ms = self.anchors[room.code][0]  # its event was just committed
         self._track(room)
 
     def touch(self, code: str, *, if_known: bool = False) -> None:
@@ -99,8 +120,8 @@ class Clocks:
 
     def forget(self, code: str) -> None:
         """The room left this process: drop its clock, activity and bots' plans."""
-        for table in (self.anchors, self.active_ms, self.saved):
-            table.pop(code, None)
+        for table in (self.anchors, self.active_ms, self.saved, self.held, self.hold_reasons):
+            table.pop(code, None)  # type: ignore[attr-defined]
         self.running.discard(code)
         for key in [k for k in self.bot_plans if k[0] == code]:
             del self.bot_plans[key]
@@ -110,6 +131,121 @@ class Clocks:
         rooms = self.service.rooms
         running = any(not rooms[c].paused for c in self.running if c in rooms)
         return 50 if running else 250
+
+    # ----- holds (docs/scaling.md, "When PostgreSQL or Redis stops") -----
+
+    def hold(self, code: str, reason: str, since_ms: int | None = None) -> None:
+        """Hold the room still for ``reason`` (its clock stopped at ``since_ms``, now if not given); its screens are
+        told why."""
+        room = self.service.rooms.get(code)
+        if room is None:
+            return
+        now = self.service.clock.monotonic_ms()
+        reasons = self.hold_reasons.setdefault(code, set())
+        if reason in reasons:
+            return
+        reasons.add(reason)
+        if code not in self.held:
+            mono_at = self.anchors.get(code, (now, 0))[0]
+            self.held[code] = max(mono_at, min(now, since_ms if since_ms is not None else now))
+            log.warning("room %s holds still: %s", code, reason)
+        self.to_tell.add(code)
+
+    def release(self, code: str, reason: str) -> None:
+        """End the room's hold for ``reason``; once nothing holds it, its clock goes on from where it stopped."""
+        reasons = self.hold_reasons.get(code)
+        if not reasons or reason not in reasons:
+            return
+        reasons.discard(reason)
+        room = self.service.rooms.get(code)
+        if not reasons:
+            del self.hold_reasons[code]
+            if room is not None:
+                stood = self.game_now(room)  # still held here: where the clock stopped
+                self.held.pop(code, None)
+                self.anchors[code] = (self.service.clock.monotonic_ms(), stood)
+                log.warning("room %s goes on", code)
+            else:
+                self.held.pop(code, None)
+        if room is not None:
+            self.to_tell.add(code)
+
+    def tell_holds(self) -> None:
+        """From the ticker: the screens of the rooms whose hold began or ended are sent their state (not from where
+        the hold began: a failed write, under its room's lock)."""
+        codes, self.to_tell = self.to_tell, set()
+        for code in sorted(codes):
+            room = self.service.rooms.get(code)
+            if room is None:
+                continue
+            room.version += 1
+            try:
+                self.service.notify(code)
+            except Exception:  # a lobby's view reads the packs: the database may be down; told at the next change
+                log.warning("room %s: could not tell its screens of its hold", code, exc_info=True)
+
+    def hold_view(self, code: str) -> dict[str, Any] | None:
+        """What a room's screens show of its hold: why it holds still (the database first), or None."""
+        reasons = self.hold_reasons.get(code)
+        if not reasons:
+            return None
+        return {"reason": "database" if "database" in reasons else min(reasons)}
+
+    def database_down(self) -> None:
+        """The store found the database not answering (host/store.py): every room holds still, its clock stopped
+        at the last moment the database answered (at most ``HOLD_BACKDATE_MS`` back)."""
+        now = self.service.clock.monotonic_ms()
+        since = max(self.db_ok_ms, now - HOLD_BACKDATE_MS)
+        self.probed_ms = now
+        for code in list(self.service.rooms):
+            self.hold(code, "database", since)
+
+    def unreachable(self, error: Exception) -> bool:
+        """Whether a failed write of the ticker's found the database not answering (then the store is marked down,
+        which holds every room)."""
+        from host.store import is_unreachable
+
+        store = self.service.store
+        if store.can_go_down and is_unreachable(error):
+            store.went_down()
+            return True
+        return False
+
+    def refuse_while_down(self) -> None:
+        """RoomError ``storage_down`` while the database is down (what cannot be written is not taken)."""
+        if self.service.store.down:
+            from host.store import storage_down
+
+            raise storage_down()
+
+    def probe_database(self) -> None:
+        """During an outage, every ``PROBE_EVERY_MS``: ask the database; once it answers, the rooms take their
+        leases again, a room whose log has an event this process never applied (a commit whose answer was lost) is
+        loaded again from its log, and the others go on from where they stood."""
+        service = self.service
+        store = service.store
+        now = service.clock.monotonic_ms()
+        if self.probed_ms is not None and now - self.probed_ms < PROBE_EVERY_MS:
+            return
+        self.probed_ms = now
+        if not store.probe():
+            return
+        self.db_ok_ms = service.clock.monotonic_ms()
+        self.renewed_ms = None
+        self.renew_leases()  # first: an expired lease this worker still holds is renewed before another takes it
+        if store.down:  # gone again meanwhile
+            return
+        try:
+            logged = store.last_seqs(sorted(service.rooms))
+        except Exception:  # gone again: the next write finds it so
+            log.warning("could not read the rooms' logs after the outage", exc_info=True)
+            logged = {}
+        for code, room in list(service.rooms.items()):
+            if logged.get(code, room.seq) != room.seq:
+                log.warning("room %s: its log has events this worker did not apply: loading it again", code)
+                service.room_moved(code)
+        for code in list(self.hold_reasons):
+            self.release(code, "database")
 
     # ----- what comes due -----
 
@@ -159,7 +295,7 @@ class Clocks:
         tick and room."""
         service = self.service
         session = room.session
-        if session is None or session.is_over or room.paused:
+        if session is None or session.is_over or room.paused or room.code in self.held:
             return
         deadline = self.due_deadline(room)
         if deadline is not None and self.game_now(room) >= deadline:
@@ -213,6 +349,11 @@ class Clocks:
         """Write the game clock of every room whose clock moved ``every_ms`` or more since it was last written (0:
         every room whose clock moved at all, as the server stops)."""
         service = self.service
+        if service.store.down:  # an outage: the probe instead (the clocks stand still meanwhile)
+            self.probe_database()
+        self.tell_holds()
+        if service.store.down:
+            return
         due: dict[str, int] = {}
         for code in list(self.running if every_ms else service.rooms):  # a stopped clock was written at its last
             room = service.rooms[code]  # event (a stop, ``every_ms`` 0, looks at every room)
@@ -223,9 +364,12 @@ class Clocks:
             return
         try:
             written, lost = service.store.save_clocks(due)
-        except Exception:  # the database is busy: the next tick writes a newer clock anyway
+        except Exception as error:  # the database is busy: the next tick writes a newer clock anyway
+            if self.unreachable(error):
+                return
             log.warning("could not write the game clocks of %d room(s)", len(due), exc_info=True)
             return
+        self.db_ok_ms = service.clock.monotonic_ms()
         self.saved.update({code: due[code] for code in written})
         for code in lost:
             log.warning("room %s: another worker took it", code)
@@ -238,12 +382,14 @@ class Clocks:
         service = self.service
         leases = service.store.leases
         now = service.clock.monotonic_ms()
-        if leases is None or (self.renewed_ms is not None and now - self.renewed_ms < RENEW_MS):
+        if leases is None or service.store.down or (self.renewed_ms is not None and now - self.renewed_ms < RENEW_MS):
             return
         self.renewed_ms = now
         try:
             renewal = leases.renew()
-        except Exception:  # the database is out of reach: the leases run on until they expire; try again next tick
+        except Exception as error:  # the database is out of reach: the leases run on until they expire; the rooms
+            if self.unreachable(error):  # hold still and the probe renews them as soon as it answers again
+                return
             log.warning("could not renew the room leases", exc_info=True)
             return
         for code in renewal.lost:
@@ -267,7 +413,7 @@ class Clocks:
         ticker. Returns their codes."""
         service = self.service
         now = service.clock.monotonic_ms()
-        if self.expired_checked is not None and now - self.expired_checked < EXPIRE_EVERY_MS:
+        if service.store.down or (self.expired_checked is not None and now - self.expired_checked < EXPIRE_EVERY_MS):
             return []
         self.expired_checked = now
         before = service.clock.wall_ms() - service.room_ttl_ms

@@ -15,6 +15,14 @@ hands the room over: it writes the room's game clock, releases the lease (no hol
 reconnect through HAProxy to the worker that asked. A holder that died simply stops renewing: its leases expire after
 ``TTL_MS`` and the next worker to need the room takes it.
 
+A database outage (docs/scaling.md, "When PostgreSQL or Redis stops") outlasts ``TTL_MS`` as soon as it lasts more
+than a few seconds: every lease in the table has expired when the database answers again. Nobody could take one
+meanwhile (taking is a write), and the holder, whose rooms held still the whole time, renews its leases first thing
+when its probe finds the database back (``renew`` renews the rows that name it and its epoch, expired or not), so its
+rooms stay where they are. Another worker that asks for one of those rooms in the moment between (a relayed phone's
+hello) may take it, as after any expiry; the fence then refuses the old holder's next write, which drops the room and
+closes its sockets, and they reconnect to the new holder: nothing acknowledged is lost, the room moves once.
+
 Expiry compares the workers' wall clocks (milliseconds since the epoch): the machines of one deployment must keep their
 clocks in step (NTP), well within the lease's time to live.
 """
@@ -28,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, bindparam, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Field, SQLModel
 
 log = logging.getLogger("throneroom.lease")
@@ -88,7 +96,14 @@ class Leases:
         with self.taking:
             if code in self.held:  # another task of this worker took it meanwhile
                 return True
-            return self._acquire(code)
+            try:
+                return self._acquire(code)
+            except DBAPIError as error:  # the database does not answer: refused storage_down, not an internal error
+                from host.store import is_unreachable, storage_down
+
+                if not is_unreachable(error):
+                    raise
+                raise storage_down() from error
 
     def _acquire(self, code: str) -> bool:
         now = self.wall_ms()

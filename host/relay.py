@@ -22,6 +22,11 @@ the workers by the phone's own random ``PEER``. A worker that gets such a phone 
   worker holds the room any more (its owner died), the phone's socket is closed too: at its next hello the relaying
   worker takes the room itself.
 
+While Redis does not answer (docs/scaling.md, "When PostgreSQL or Redis stops"), a relaying worker answers its phones'
+requests ``relay_down`` at once (the phone page asks again), and the waiting ones too once its listener loses Redis;
+an owning worker whose stream reads fail holds still each of its rooms that has phones relayed from elsewhere
+(host/clocks.py ``hold``): its question stays open, with the time it had, until their answers can reach it again.
+
 Everything here runs in Socket.IO background tasks (``start_background_task``); with eventlet the worker's standard
 sockets are cooperative (host/cli.py ``green_sockets``), so a blocking Redis read waits without holding the others up.
 """
@@ -47,6 +52,14 @@ RTT_SAMPLES = 8
 OWNERS = "tr:owners"
 REDIS_CONNECTIONS = 50  # a worker's connections to Redis for the relay; a task finding none free waits for one
 REDIS_WAIT_S = 5.0  # at most this long (then its request is answered room_moving, as for a Redis gone)
+REDIS_CONNECT_S = 2.0  # a new connection to Redis waits at most this (a Redis out of reach answers relay_down)
+
+
+def relay_down() -> dict[str, Any]:
+    """The answer to a relayed phone's request while Redis does not answer: the phone page asks again."""
+    return {"ok": False, "error": {"code": "relay_down", "field": None,
+                                   "message": "this server cannot reach the room's own server just now: "
+                                              "trying again"}}
 
 
 def stream_key(code: str) -> str:
@@ -70,7 +83,7 @@ class Relay:
         # default pool, which refuses the 101st (MaxConnectionsError): 503 requests failed in the 5,000-phone
         # benchmark. Here a burst waits its turn, cooperatively, for one of REDIS_CONNECTIONS connections.
         pool = redis.BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS,
-                                                     timeout=REDIS_WAIT_S)
+                                                     timeout=REDIS_WAIT_S, socket_connect_timeout=REDIS_CONNECT_S)
         self.redis = redis.Redis(connection_pool=pool)
         # relaying side: phones of this worker whose room another worker holds
         self.local: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id once the owner said hello)
@@ -83,8 +96,28 @@ class Relay:
         self.replies: dict[str, dict[str, Any]] = {}  # worker -> request id -> answer, not yet sent
         self.answered: dict[str, set[str]] = {}  # code -> relayed phones that answered, their "Sent" not yet sent
         self.running = False
+        self.down_since: float | None = None  # time.monotonic() when Redis was found not answering
+        self.holding: set[str] = set()  # rooms of this worker held still because their relayed phones cannot reach it
 
     # ----- both sides -----
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def went_down(self) -> None:
+        if self.down_since is None:
+            import time
+
+            self.down_since = time.monotonic()
+            log.warning("Redis is not answering: relayed phones are answered relay_down until it does")
+
+    def came_back(self) -> None:
+        if self.down_since is not None:
+            import time
+
+            log.warning("Redis answers again after %.1f s", time.monotonic() - self.down_since)
+            self.down_since = None
 
     def start(self) -> None:
         """The two background tasks: the inbox listener and the reader of this worker's rooms' streams."""
@@ -131,10 +164,14 @@ class Relay:
             return {"ok": False, "error": {"code": "invalid", "field": None, "message": "this request is too large"}}
         try:
             self._append(code, entry)
+        except Exception:  # noqa: BLE001 - Redis does not answer: say so at once, the phone asks again (not room_moving)
+            self.waiting.pop(ident, None)
+            (log.debug if self.down else log.warning)(
+                "room %s: could not send a phone's %s to its owner: Redis does not answer", code, op)
+            self.went_down()
+            return relay_down()
+        try:
             answered = event.wait(timeout)
-        except Exception:
-            log.warning("room %s: could not send a phone's %s to its owner", code, op, exc_info=True)
-            answered = False
         finally:
             answer = self.waiting.pop(ident, [None, None])[1]
         if not answered or answer is None:
@@ -206,6 +243,7 @@ class Relay:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(inbox_key(self.worker_id), OWNERS)
+                self.came_back()
                 for message in pubsub.listen():
                     if not self.running:
                         break
@@ -213,8 +251,13 @@ class Relay:
                         self._on_message(json.loads(message["data"]))
                     except Exception:  # one bad message must not stop the listener
                         log.exception("relay message failed")
-            except Exception:  # Redis restarted: subscribe again
-                log.warning("relay listener lost Redis; subscribing again", exc_info=True)
+            except Exception:  # noqa: BLE001 - Redis restarted: subscribe again
+                (log.debug if self.down else log.warning)("relay listener lost Redis; subscribing again")
+                self.went_down()
+                for waiting in list(self.waiting.values()):  # their answers will not come: asked again by the phones
+                    if waiting[1] is None:
+                        waiting[1] = relay_down()
+                        waiting[0].set()
                 self.rt.socketio.sleep(0.5)
 
     def _on_message(self, message: dict[str, Any]) -> None:
@@ -279,10 +322,18 @@ class Relay:
             try:
                 batches = self.redis.xread({stream_key(c): i for c, i in self.read_from.items()}, count=1000,
                                            block=READ_BLOCK_MS)
-            except Exception:
-                log.warning("could not read the rooms' request streams", exc_info=True)
+            except Exception:  # noqa: BLE001 - Redis does not answer
+                (log.debug if self.down else log.warning)(
+                    "could not read the rooms' request streams: Redis does not answer")
+                self.went_down()
+                self._hold_relayed()
                 self.rt.socketio.sleep(0.5)
                 continue
+            if self.holding:  # Redis answers again: the rooms held for their relayed phones go on
+                self.came_back()
+                for code in sorted(self.holding):
+                    self.rt.service.clocks.release(code, "relay")
+                self.holding.clear()
             handled = 0
             for stream, entries in batches or []:
                 code = (stream.decode() if isinstance(stream, bytes) else stream).removeprefix("tr:room:")
@@ -298,6 +349,19 @@ class Relay:
                         self._reply()
                     self.rt.service.yield_now()
             self._reply()
+
+    def _hold_relayed(self) -> None:
+        """Redis does not answer: hold still every room of this worker with phones relayed from elsewhere (their
+        answers cannot reach it); host/clocks.py ``hold``."""
+        service = self.rt.service
+        codes = set()
+        for sid in list(self.remote):
+            found = service.connections.where(sid)
+            if found is not None and found[0] in service.rooms:
+                codes.add(found[0])
+        for code in sorted(codes - self.holding):
+            service.clocks.hold(code, "relay")
+        self.holding |= codes
 
     def _handle(self, code: str, entry: dict[str, Any]) -> None:
         from host.room import RoomError
@@ -370,7 +434,8 @@ class Relay:
         room = self.rt.service.rooms.get(code)
         clock = None
         if room is not None:
-            clock = [self.rt.service.clocks.game_now(room), room.phase == "playing" and not room.paused]
+            clock = [self.rt.service.clocks.game_now(room),
+                     room.phase == "playing" and not room.paused and code not in self.rt.service.clocks.held]
         batches: dict[str, dict[str, str]] = {}
         shared = ""
         for sid, state in states.items():

@@ -545,6 +545,7 @@ class RoomService:
     def audience_answer(self, room: Room, seat_id: int, payload: Any, sid: str | None = None) -> dict[str, Any]:
         """A spectator's answer to the open question (host/audience.py): measured like a player's, never logged
         in the room's event log and never changing the game; returns ``{"ms": effective}``."""
+        self.clocks.refuse_while_down()  # the database is down: what could not be written is not taken
         with self.locks[room.code]:
             self.clocks.catch_up(room)  # a question just opened (or closed) counts even if the ticker is late
             now = self.clocks.game_now(room)
@@ -627,6 +628,9 @@ class RoomService:
                 result["spectators"] = []  # see phone_public_view
             result["host"] = as_host
             result["storage"] = self.audience.trouble(room.code) if as_host else None  # answers unsaved: warn the host
+            result["hold"] = self.clocks.hold_view(room.code)  # why the room holds still (a service down), if it does
+            if result["hold"] is not None:  # its clock stands still: the pages' countdowns stop as in a pause
+                result["paused"] = True
             result["epoch"] = self.epoch
             if room.phase == "lobby":
                 result["questions"] = part(("questions", as_host), lambda: self._questions_part(room, as_host))

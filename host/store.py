@@ -6,18 +6,26 @@ committed, before any of its effects is sent to a client; a room is rebuilt by r
 A write that finds the database locked by someone else (another process, a backup) waits at most ``BUSY_TIMEOUT_S``:
 the server has one event loop and a blocked SQLite call blocks all of it. An event that cannot be logged then is
 refused with ``storage_busy`` (nothing applied); the clocks and the audience's answers are written on a later turn.
+
+A PostgreSQL that does not answer at all (stopped, restarting, out of reach) is an *outage* (docs/scaling.md, "When
+PostgreSQL or Redis stops"): the first write or read that finds it so marks the store down (``down_since``) and is
+refused ``storage_down``; every write after it is refused at once, without trying, until the ticker's probe
+(``probe``, one ``SELECT 1`` every ``PROBE_EVERY_MS``) finds it answering again. Meanwhile the rooms hold still
+(host/clocks.py). Nothing is acknowledged that was not committed: an event whose commit failed is refused.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import BigInteger, UniqueConstraint, bindparam, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -26,6 +34,8 @@ import questions.store  # the pack tables live in the same database
 from host.green import waits_cooperatively
 from host.lease import Leases, RoomLease
 from host.room import RoomError
+
+log = logging.getLogger("throneroom.store")
 
 BUSY_TIMEOUT_S = 0.2  # how long a SQLite write waits for a lock held elsewhere (SQLite's default is 5 s)
 PG_LOCK_WAIT_S = 2.0  # PostgreSQL in a worker, whose waits are cooperative: how long a write waits for a lock held
@@ -39,6 +49,8 @@ PG_BUSY_STATES = {"55P03", "40001", "40P01"}  # lock_not_available (lock_timeout
 TOUCH_EVERY_MS = 60_000  # a room's ``updated_ms`` (what its 48-hour expiry counts from) is written with an event at
 # most this often: a second UPDATE on every action was a third of an append (the party benchmark's profile)
 TOUCHED_KEPT = 10_000  # rooms whose last such write this process remembers (then it forgets them all: each writes again)
+CONNECT_TIMEOUT_S = 2  # PostgreSQL: a connection (a probe during an outage) waits at most this for the server
+PROBE_EVERY_MS = 500  # during an outage, how often the ticker asks the database whether it answers again
 PG_SCHEMA_LOCK = 7_154_931_022  # the advisory lock one start holds while it creates and migrates the tables
 
 
@@ -128,7 +140,8 @@ class Store:
                 cooperative = waits_cooperatively()
             lock_wait_s = PG_LOCK_WAIT_S if cooperative else BUSY_TIMEOUT_S
             kwargs["connect_args"] = {"options": f"-c lock_timeout={round(lock_wait_s * 1000)}"
-                                                 f" -c statement_timeout={round(STATEMENT_TIMEOUT_S * 1000)}"}
+                                                 f" -c statement_timeout={round(STATEMENT_TIMEOUT_S * 1000)}",
+                                      "connect_timeout": CONNECT_TIMEOUT_S}
         self.url = url
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
@@ -152,18 +165,74 @@ class Store:
         rooms = RoomRecord.__table__
         self.touch_room = rooms.update().where(rooms.c.code == bindparam("touched_code")).values(
             updated_ms=bindparam("touched_ms"))
+        self.can_go_down = url.startswith("postgresql")  # SQLite is a file: a failure there is not an outage
+        self.down_since: float | None = None  # time.monotonic() when the database was found not answering
+        self.on_down: Any = lambda: None  # told once when an outage begins (host/clocks.py holds the rooms)
+
+    # ----- outages (docs/scaling.md, "When PostgreSQL or Redis stops") -----
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def went_down(self) -> None:
+        """The database did not answer: refuse writes from now on, until ``probe`` finds it again."""
+        if self.down_since is None:
+            self.down_since = time.monotonic()
+            log.warning("the database is not answering: the rooms hold still until it does")
+            self.on_down()
+
+    @contextmanager
+    def guarded(self) -> Iterator[None]:
+        """``busy_refused``, and a database that does not answer marks the store down and is refused
+        ``storage_down``; while it is down, refused at once without trying."""
+        if self.down_since is not None:
+            raise storage_down()
+        try:
+            with busy_refused():
+                yield
+        except (OperationalError, DBAPIError) as error:
+            if not self.can_go_down or not is_unreachable(error):
+                raise
+            self.went_down()
+            raise storage_down() from error
+
+    def probe(self) -> bool:
+        """During an outage: whether the database answers again (one ``SELECT 1`` on a new connection; under
+        eventlet the wait is cooperative); the store is up again if it does."""
+        try:
+            self.engine.dispose()  # the pool's connections died with the server: new ones
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except Exception:  # noqa: BLE001 - still down (refused, reset, starting up, shutting down)
+            return False
+        if self.down_since is not None:
+            log.warning("the database answers again after %.1f s", time.monotonic() - self.down_since)
+        self.down_since = None
+        return True
+
+    def last_seqs(self, codes: list[str]) -> dict[str, int]:
+        """The last logged sequence number of each of these rooms (after an outage: a commit whose answer was lost
+        may have landed; the room is then loaded again from its log)."""
+        if not codes:
+            return {}
+        query = text("SELECT room_code, max(seq) FROM room_event WHERE room_code IN :codes GROUP BY room_code")
+        with self.engine.connect() as connection:
+            rows = connection.execute(query.bindparams(bindparam("codes", expanding=True)),
+                                      {"codes": list(codes)}).all()
+        return {row[0]: int(row[1]) for row in rows}
 
     def create_room(self, code: str, host_token_hash: str, seed: int, now_ms: int,
                     owner_hash: str | None = None) -> None:
         """Record a new room; RoomError ``storage_busy`` if the database stayed locked (see ``append``)."""
-        with busy_refused(), Session(self.engine) as session:
+        with self.guarded(), Session(self.engine) as session:
             session.add(RoomRecord(code=code, host_token_hash=host_token_hash, seed=seed,
                                    created_ms=now_ms, updated_ms=now_ms, owner_hash=owner_hash))
             session.commit()
 
     def room(self, code: str) -> RoomRecord | None:
         """The room record with this code, if any."""
-        with Session(self.engine) as session:
+        with self.guarded(), Session(self.engine) as session:
             return session.get(RoomRecord, code)
 
     def room_codes(self, updated_since_ms: int = 0) -> list[str]:
@@ -180,7 +249,7 @@ class Store:
         # change one column cost a round trip and a unit of work each time (the 100-room party benchmark on workers).
         # The room's updated_ms moves with an event at most every TOUCH_EVERY_MS (it only dates the room's expiry).
         touch = wall_ms - self.touched.get(code, -TOUCH_EVERY_MS) >= TOUCH_EVERY_MS
-        with busy_refused(), self.engine.begin() as connection:
+        with self.guarded(), self.engine.begin() as connection:
             if self.leases is not None:  # a worker writes only to the rooms it holds (LeaseLost: nothing written)
                 self.leases.fence(connection, code)
             connection.execute(self.insert_event, {"room_code": code, "seq": seq, "kind": kind, "wall_ms": wall_ms,
@@ -199,7 +268,7 @@ class Store:
 
     def events(self, code: str) -> Iterator[StoredEvent]:
         """The room's log in order."""
-        with Session(self.engine) as session:
+        with self.guarded(), Session(self.engine) as session:
             query = select(EventRecord).where(EventRecord.room_code == code).order_by(EventRecord.seq)
             rows = list(session.exec(query))
         for row in rows:
@@ -328,6 +397,24 @@ def busy_refused() -> Iterator[None]:
         raise RoomError("storage_busy", "the server could not save that: try again") from error
     except PoolTimeout as error:  # every connection of the pool in use (a worker under heavy load): passes too
         raise RoomError("storage_busy", "the server could not save that: try again") from error
+
+
+def storage_down() -> RoomError:
+    return RoomError("storage_down", "the database is not answering: the game waits; try again in a moment")
+
+
+def is_unreachable(error: Exception) -> bool:
+    """Whether a database error says the server does not answer (refused, closed, reset, shutting down), rather than
+    a lock held elsewhere (``is_busy``) or a statement it refused."""
+    if isinstance(error, OperationalError) and is_busy(error):
+        return False
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    original = getattr(error, "orig", error)
+    state = getattr(original, "sqlstate", None)
+    if state is not None:  # PostgreSQL's classes 08 (connection exception) and 57P (operator intervention: a
+        return str(state).startswith(("08", "57P"))  # shutdown, a crash, "cannot connect now")
+    return isinstance(error, OperationalError)  # no state at all: the connection itself failed
 
 
 def is_busy(error: OperationalError) -> bool:

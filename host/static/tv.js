@@ -105,6 +105,7 @@
     if (TR.sound && state.phase === "finished" && state.game && !state.game.aborted) TR.sound.cue("podium", [state.epoch, state.game.id, state.game.step]);
     renderClaims();
     renderStorage();
+    renderHold();
     renderTimingDoubts();
     if (TR.handover) TR.handover.render(state, control);  /* the host remote (handover.js, docs/remote.md) */
   }
@@ -123,6 +124,14 @@
   function renderStorage() {
     const trouble = isHost ? state.storage : null;
     headerNotice("storage-warning", "alert", trouble && t("tv.storage_busy", {n: trouble.waiting}));
+  }
+
+  /* [issue 19, outages] Why the room holds still: the database (or, for a room whose audience is spread over the
+   * workers, Redis) is not answering, and the game waits for it with its clock stopped (docs/scaling.md, "When
+   * PostgreSQL or Redis stops"). Shown on every TV, not only the host's; gone once the room goes on. */
+  function renderHold() {
+    const hold = state.hold;
+    headerNotice("hold-notice", "alert", hold && t("outage." + (hold.reason === "relay" ? "relay" : "database")));
   }
 
   /* A notice for the host in the header, beside the status (it must never cover a control the host needs), or none

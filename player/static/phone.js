@@ -221,9 +221,14 @@
     return send(event || "action", payload);
   }
 
+  const RETRY = ["storage_down", "relay_down"];  /* [issue 19, outages] the database or Redis is not answering */
   function send(event, payload) {
     return request(socket, event, payload).then((answer) => {
       clearTimeout(sayTimer);
+      if (!answer.ok && RETRY.includes(answer.error.code)) {  /* [issue 19, outages] a service is down: ask again */
+        say(() => errorText(answer.error), true);
+        return new Promise((resolve) => setTimeout(resolve, 1000)).then(() => send(event, payload));
+      }
       if (!answer.ok) { say(() => errorText(answer.error), true); return answer; }
       say(() => t("phone.sent_ok"));
       sayTimer = setTimeout(() => say(""), 2500);
@@ -423,7 +428,7 @@
       return;
     }
     if (answer.error.code === "use_room_route") { route(false); return; }
-    if (["room_moving", "room_moved"].includes(answer.error.code)) {  /* the room changes server (docs/scaling.md) */
+    if (["room_moving", "room_moved", ...RETRY].includes(answer.error.code)) {  /* the room changes server (docs/scaling.md) */
       setTimeout(() => { if (socket.connected) hello(); }, 500);
       return;
     }
