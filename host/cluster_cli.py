@@ -382,3 +382,8 @@ def run(args: argparse.Namespace) -> int:
     except Refused as refusal:
         print(f"throneroom: {refusal}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `... | head`: the reader has what it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
+        return 0
