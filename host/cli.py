@@ -195,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="this worker's name in the logs and the lease table (default: a new random one)")
     server_options(worker, behind_proxy=True)
     worker.set_defaults(db=None, demo=None)
+    from host.cluster_cli import add_parser as add_cluster  # throneroom cluster ... (docs/operating.md)
+
+    add_cluster(sub)
 
     packs = sub.add_parser("pack", help="question packs").add_subparsers(dest="pack_command", required=True)
     for command, text in (("import", "check a pack file and store it"), ("validate", "check a pack file only"),
@@ -775,7 +778,12 @@ def database_url(args: argparse.Namespace) -> tuple[str, str]:
     if args.database_url and args.db:
         raise SystemExit("throneroom: give --db or --database-url, not both")
     if args.database_url:
-        return args.database_url, args.database_url
+        from sqlalchemy.engine import make_url
+
+        try:  # said at the start, into the worker's log: never its password
+            return args.database_url, make_url(args.database_url).render_as_string(hide_password=True)
+        except Exception:  # noqa: BLE001 - a malformed URL is refused when the database is opened
+            return args.database_url, "(the --database-url given)"
     path = Path(args.db).expanduser() if args.db else data_dir() / "throneroom.db"
     if path.exists() and path.is_dir():
         raise SystemExit(f"throneroom: --db {path} is a folder; give a file path")
@@ -1094,6 +1102,10 @@ def main(argv: list[str] | None = None) -> int:
         return report_command(args)
     if args.command == "simulate":
         return simulate(args)
+    if args.command == "cluster":
+        from host.cluster_cli import run as cluster
+
+        return cluster(args)
     if args.command == "bench":
         from bench.cli import run
 
