@@ -111,9 +111,12 @@ def load_games_module(name: str) -> Any:
 
 
 def serve_games_modules(app: Flask, runtime: Runtime, names: Any) -> None:
-    """Load each games module and serve its page files at /extra/<module>/<file>: every page then loads its
-    ``SCRIPTS`` and ``STYLES`` after the built-in games' own (templates/base.html)."""
-    from flask import abort, send_from_directory
+    """Load each games module and serve its page files at /extra/<module>/<file> (with ETags, host/assets.py): a
+    page loads its ``SCRIPTS`` and ``STYLES`` when it first shows one of the module's games (host/web.py
+    page_context, ``extra``)."""
+    from flask import abort
+
+    from host.assets import serve_file
 
     folders: dict[str, Path] = {}
     for name in names:
@@ -126,11 +129,12 @@ def serve_games_modules(app: Flask, runtime: Runtime, names: Any) -> None:
         runtime.game_styles += [f"/extra/{name}/{file}" for file in getattr(module, "STYLES", ())]
     if not folders:
         return
+    app.extensions["throneroom.extra"] = folders
 
     def extra_file(module: str, filename: str) -> Any:
         if module not in folders:
             abort(404)
-        return send_from_directory(folders[module], filename)
+        return serve_file(folders[module], filename)
 
     app.add_url_rule("/extra/<module>/<path:filename>", "extra_file", extra_file)
 
@@ -206,6 +210,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(host_bp)
     app.register_blueprint(player_bp)
+    from host import assets
+
+    assets.setup(app)  # ETags, fingerprinted URLs, the catalogs' files, compression (docs/decisions.md "Light pages")
     socketio.on_namespace(TvNamespace("/tv"))
     socketio.on_namespace(PlayerNamespace("/play"))
     runtime.broadcaster = broadcaster = Broadcaster(runtime)  # the room service's transport

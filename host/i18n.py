@@ -5,8 +5,9 @@ game, ``host/i18n/<game>.<lang>.json``, merged into it, and those of games loade
 Keys are dotted names; values may hold ``{name}`` placeholders. A value may also be plural: an object keyed by the
 CLDR plural categories of its language (``one``, ``few``, ``other``…), chosen by the parameter ``n``; the pages
 choose with ``Intl.PluralRules`` and format numbers with ``Intl.NumberFormat`` (host/static/common.js), the server
-with the small rules below. The same files are embedded in every page for the front end, so the server and the
-browser translate from one source.
+with the small rules below. The same messages go to the browser as one file per language (host/assets.py: a script
+at a fingerprinted, long-cached URL; a page loads its own language's, and another's only when it switches to it), so
+the server and the browser translate from one source.
 """
 
 from __future__ import annotations
@@ -49,9 +50,10 @@ def add_catalog_dir(folder: Path) -> None:
         catalog.cache_clear()
 
 
-def all_catalogs() -> dict[str, dict[str, Any]]:
-    """Every language's messages, for embedding in a page."""
-    return {language: catalog(language) for language in LANGUAGES}
+def generation() -> int:
+    """Changes whenever the catalogs may have (a games module added fragments): host/assets.py builds the pages'
+    catalog files again then, under a new hash."""
+    return len(EXTRA_CATALOG_DIRS)
 
 
 def plural_category(language: str, count: int) -> str:

@@ -11,7 +11,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, make_response, render_template, request, url_for
 
 from engine.registry import LOBBY_ORDER
-from host.i18n import all_catalogs, best_language, direction, translate
+from host.i18n import best_language, direction, translate
 from host.room import LANGUAGES, RoomError, check_text, is_room_code
 from questions.model import MAX_FILE_BYTES, Problem, shown
 
@@ -20,22 +20,39 @@ bp = Blueprint("host", __name__)
 
 
 def page_context(page: str, **extra: Any) -> dict[str, Any]:
-    """What every page template gets: language, direction, catalogs, the translate function, and the games' page
-    scripts and style sheets (the built-in games', then those of any games module the app loaded)."""
+    """What every page template gets: language, direction, the translate function, the URL of its language's catalog
+    (host/assets.py) and ``assets``, what the page's script may load later: each language's catalog and each game's
+    scripts and style sheets (the built-in games' by id, those of any games module the app loaded as ``extra``), all
+    at fingerprinted URLs. A page loads a game's files when it first shows that game (host/static/common.js
+    ``TR.prepare``), another language's catalog when it switches to it (docs/decisions.md "Light pages")."""
+    from host.assets import catalog_url
+
     language = best_language(request.args.get("lang"), request.cookies.get("lang"),
                              list(request.accept_languages.values()))
     runtime = current_app.extensions["throneroom"]
+    extra_files = {"scripts": [extra_url(u) for u in runtime.game_scripts],
+                   "styles": [extra_url(u) for u in runtime.game_styles]}
     return {
-        "game_scripts": [url_for("static", filename=f"games/{g}.js") for g in LOBBY_ORDER] + runtime.game_scripts,
-        "game_styles": [url_for("static", filename=f"games/{g}.css") for g in LOBBY_ORDER] + runtime.game_styles,
+        "assets": {
+            "catalogs": {other: catalog_url(other) for other in LANGUAGES},
+            "games": {g: {"scripts": [url_for("static", filename=f"games/{g}.js")],
+                          "styles": [url_for("static", filename=f"games/{g}.css")]} for g in LOBBY_ORDER},
+            **({"extra": extra_files} if extra_files["scripts"] or extra_files["styles"] else {}),
+        },
+        "catalog_url": catalog_url(language),
         "page": page,
         "lang": language,
         "dir": direction(language),
-        "catalogs": all_catalogs(),
         "_": lambda key, **params: translate(language, key, **params),
         "public_url": runtime.public_url,
         **extra,
     }
+
+
+def extra_url(url: str) -> str:
+    """A games module's file URL (``/extra/<module>/<file>``, host/app.py) with its hash, as url_for gives."""
+    _, _, module, filename = url.split("/", 3)
+    return url_for("extra_file", module=module, filename=filename)
 
 
 def json_body() -> Any:

@@ -63,10 +63,10 @@ def test_rules_open_during_a_game_on_the_tv_and_on_a_phone(server, browser):
     bob.evaluate("""() => {  // paused: the question's time does not run out meanwhile
         const picker = document.getElementById('phone-language');
         picker.value = 'fa';
-        picker.dispatchEvent(new Event('change'));  // drawn in Persian at once, and the server told
-        document.getElementById('game-area').kept = true;  // before any state can come back
+        picker.dispatchEvent(new Event('change'));  // drawn in Persian once its catalog is here, and the server told
     }""")
-    assert bob.evaluate("() => document.documentElement.lang") == "fa"
+    bob.wait_for_function("() => document.documentElement.lang === 'fa'")
+    bob.evaluate("() => { document.getElementById('game-area').kept = true; }")
     tv.click("#lock")  # a state that changes nothing a phone shows
     deadline = time.monotonic() + 10
     while not locked:

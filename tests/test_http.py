@@ -38,9 +38,12 @@ def test_everything_is_served_from_the_app_itself(harness: Harness):
                   "/static/socket.io.LICENSE"):
         assert client.get(asset).status_code == 200, asset
     named = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', page)
-    assert "/extra/tests.games/tally.js" in named and "/extra/tests.games/tally.css" in named  # the games module's
-    assert len(named) >= 14
-    for asset in named:  # every script and style sheet a page names is there
+    assets = json.loads(re.search(r'<script type="application/json" id="assets">(.*?)</script>', page).group(1))
+    later = [*assets["catalogs"].values(), *assets["extra"]["scripts"], *assets["extra"]["styles"],
+             *(url for files in assets["games"].values() for url in files["scripts"] + files["styles"])]
+    assert any(url.startswith("/extra/tests.games/tally.js?v=") for url in later)  # the games module's, when shown
+    assert len(named) >= 5 and len(later) >= 15
+    for asset in named + later:  # every script and style sheet a page names or may load is there
         assert client.get(asset).status_code == 200, asset
     assert client.get("/extra/tests.games/nothing.js").status_code == 404
     assert client.get("/extra/other.module/tally.js").status_code == 404

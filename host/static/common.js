@@ -3,7 +3,12 @@
 "use strict";
 
 const TR = (() => {
-  const catalogs = JSON.parse(document.getElementById("catalogs").textContent);
+  /* The page's language's catalog came with the page (its own script, /i18n/<lang>.<hash>.js, which fills
+   * self.TR_CATALOGS); ``assets`` names the other languages' catalogs and each game's scripts and styles, loaded when
+   * first needed (prepare, below; docs/decisions.md "Light pages"). */
+  const catalogs = self.TR_CATALOGS || (self.TR_CATALOGS = {});
+  const assetsNode = document.getElementById("assets");
+  const assets = assetsNode ? JSON.parse(assetsNode.textContent) : {catalogs: {}, games: {}};
   let lang = document.documentElement.lang || "en";
   const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
   const ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
@@ -71,11 +76,11 @@ const TR = (() => {
     const own = catalogs[lang] && catalogs[lang][key];
     if (own !== undefined) return own;
     missing.add(lang + ":" + key);
-    return catalogs.en[key];
+    return (catalogs.en || {})[key];
   }
 
   function has(key) {
-    return !!((catalogs[lang] && catalogs[lang][key]) || catalogs.en[key]);
+    return !!((catalogs[lang] && catalogs[lang][key]) || (catalogs.en || {})[key]);
   }
 
   /* The message for a key in the page's language. A message may be plural: an object keyed by the Intl plural
@@ -125,6 +130,47 @@ const TR = (() => {
 
   function who(game, index, size, className) {
     return h("span", {class: className || "who"}, seatMark(game, index, size), h("bdi", {class: "name"}, seatName(game, index)));
+  }
+
+  /* Files loaded after the page: a script or a style sheet, once per URL; the promise settles when it has run (or
+   * failed: then a later prepare() tries again, and meanwhile the page shows what it can without it). */
+  const loads = new Map();
+  const loaded = new Set();
+  function load(url, kind) {
+    if (!loads.has(url)) {
+      loads.set(url, new Promise((resolve) => {
+        const el = kind === "style" ? h("link", {rel: "stylesheet", href: url}) : h("script", {src: url});
+        el.addEventListener("load", () => { loaded.add(url); resolve(true); });
+        el.addEventListener("error", () => { loads.delete(url); el.remove(); resolve(false); });
+        (kind === "style" ? document.head : document.body).append(el);
+      }));
+    }
+    return loads.get(url);
+  }
+
+  /* The files a screen needs before it is drawn: the catalogs of ``languages`` and the scripts and styles of the
+   * games ``gameIds`` (a games module's game: the module's files). Null when all are here (draw now), else a promise
+   * that settles when they have come. */
+  function prepare(languages, gameIds) {
+    const wanted = [];
+    for (const language of languages || []) {
+      const url = language && assets.catalogs[language];
+      if (url && !catalogs[language]) wanted.push([url, "script"]);
+    }
+    for (const id of gameIds || []) {
+      if (!id) continue;
+      const files = assets.games[id] || assets.extra;
+      if (!files) continue;
+      for (const url of files.styles || []) if (!loaded.has(url)) wanted.push([url, "style"]);
+      for (const url of files.scripts || []) if (!loaded.has(url)) wanted.push([url, "script"]);
+    }
+    return wanted.length ? Promise.all(wanted.map(([url, kind]) => load(url, kind))) : null;
+  }
+
+  /* Switch the page to another language, its catalog fetched first when the page does not have it yet. */
+  async function useLang(next) {
+    await prepare([next], []);
+    setLang(next);
   }
 
   function setLang(next) {
@@ -643,7 +689,7 @@ const TR = (() => {
     return {on, play, reset, countUp, reveal, grow, flip};
   })();
 
-  return {t, has, setLang, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
+  return {t, has, setLang, useLang, prepare, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, update, forget, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
     sound, motion, localized, seconds, millis, games, numberPad, sheet, closeSheet, rulesSheet, infoButton, longPress, COLOURS};
 })();

@@ -20,8 +20,9 @@
   let typed = {name: null, error: ""};  /* the join form's name and error, kept across a change of language */
   let houseNote = null;  /* why the team a latecomer asked did not let them in (a function: says it in the language now) */
 
+  /* this phone's own language, when it is not the page's: its catalog is fetched before anything is drawn (start) */
   const savedLang = storage.get("lang");
-  if (savedLang) TR.setLang(savedLang);
+  const langReady = savedLang && savedLang !== TR.lang ? TR.useLang(savedLang) : null;
 
   /* Larger text and high contrast (issue [18]): this phone's own choice, remembered (throneroom.phone.text,
    * throneroom.phone.contrast), applied as classes on <body> before anything is drawn. */
@@ -74,10 +75,12 @@
   }
 
   function languagePicker() {
-    return h("select", {id: "phone-language", "aria-label": t("phone.language"), onchange: (e) => {
-      TR.setLang(e.target.value);
-      storage.set("lang", e.target.value);
-      if (seated) ask("language", {language: e.target.value});
+    return h("select", {id: "phone-language", "aria-label": t("phone.language"), onchange: async (e) => {
+      const chosen = e.target.value;
+      await TR.useLang(chosen);  /* its catalog fetched first, the first time */
+      if (TR.lang !== chosen) return;  /* it could not be fetched (offline): the phone stays in its language */
+      storage.set("lang", chosen);
+      if (seated) ask("language", {language: chosen});
       if (said) say(said.text, said.isError);
       redraw();
       if (state && seated) lastKey = renderKey(state);  /* drawn in the new language: the next state need not redraw */
@@ -263,8 +266,19 @@
     });
   }
 
+  /* A state is drawn once the shown game's scripts and styles are here, fetched the first time (TR.prepare); a newer
+   * state that comes meanwhile replaces it. */
+  let waiting = null;
   function render(next) {
     if (state && next.epoch === state.epoch && next.version < state.version && seated) return;
+    const missing = TR.prepare([], [next.game && next.game.id]);
+    if (missing) {
+      waiting = next;
+      missing.then(() => { if (waiting === next) { waiting = null; render(next); } });
+      return;
+    }
+    waiting = null;
+    if (next.phase === "lobby") TR.prepare([], [next.selected_game]);  /* the chosen game's files, ahead of Start */
     const key = renderKey(next);
     const same = seated && key === lastKey;
     state = next;
@@ -488,39 +502,42 @@
       .observe(screen, {childList: true, subtree: true});
   }
 
-  if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */
-  socket = TR.connect("/play", hello, code);
-  socket.on("state", (next) => { if (seated) render(next); });
-  if (TR.remote) TR.remote.attach(socket, {ask, say, header});  /* the host remote (remote.js, docs/remote.md) */
-  socket.on("kicked", kicked);
-  socket.on("claimed", (data) => {  /* the host said yes: this phone now holds the seat */
-    if (!data || data.code !== code || typeof data.token !== "string") return;
-    storage.set("seat." + code, data.token);
-    storage.set("name", typed.name);
-    hello();
-  });
-  socket.on("house_answered", (data) => {  /* the house a latecomer asked let them in (the state shows it) or not */
-    if (!data || data.code !== code || data.accepted || !state || !state.game) return;
-    const keys = state.game.team_keys;
-    const team = () => TR.iso(t(keys[data.team] || ""));
-    houseNote = data.reason === "timeout" ? () => t("phone.house_no_answer", {team: team()})
-      : data.reason === "nobody_here" ? () => errorText({code: "house_nobody_here"})
-        : data.reason === "refused" ? () => t("phone.house_said_no", {team: team()}) : null;
-    lastKey = null;
-    redraw();
-  });
-  socket.on("claim_refused", (data) => {  /* the host said no, the person's own phone is back, or the room was locked */
-    if (unseated !== "claim") return;
-    const reason = data && data.reason;
-    const why = reason === "back" ? "name_taken" : reason === "locked" ? "room_locked" : "claim_refused";
-    typed = {name: typed.name, error: {code: why, message: ""}};
-    joinForm();
-  });
-  socket.on("disconnect", () => { ready = false; });
-  socket.on("sync", (data, ack) => { if (typeof ack === "function") ack({}); });  /* the server times the round trip */
-  window.addEventListener("tr-refresh", () => { lastKey = null; if (said) say(said.text, said.isError); redraw(); });
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && socket && !socket.connected) socket.connect();
-  });
-  setInterval(() => TR.tickCountdowns(state, receivedAt), 100);
+  function start() {
+    if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */
+    socket = TR.connect("/play", hello, code);
+    socket.on("state", (next) => { if (seated) render(next); });
+    if (TR.remote) TR.remote.attach(socket, {ask, say, header});  /* the host remote (remote.js, docs/remote.md) */
+    socket.on("kicked", kicked);
+    socket.on("claimed", (data) => {  /* the host said yes: this phone now holds the seat */
+      if (!data || data.code !== code || typeof data.token !== "string") return;
+      storage.set("seat." + code, data.token);
+      storage.set("name", typed.name);
+      hello();
+    });
+    socket.on("house_answered", (data) => {  /* the house a latecomer asked let them in (the state shows it) or not */
+      if (!data || data.code !== code || data.accepted || !state || !state.game) return;
+      const keys = state.game.team_keys;
+      const team = () => TR.iso(t(keys[data.team] || ""));
+      houseNote = data.reason === "timeout" ? () => t("phone.house_no_answer", {team: team()})
+        : data.reason === "nobody_here" ? () => errorText({code: "house_nobody_here"})
+          : data.reason === "refused" ? () => t("phone.house_said_no", {team: team()}) : null;
+      lastKey = null;
+      redraw();
+    });
+    socket.on("claim_refused", (data) => {  /* the host said no, the person's own phone is back, or the room was locked */
+      if (unseated !== "claim") return;
+      const reason = data && data.reason;
+      const why = reason === "back" ? "name_taken" : reason === "locked" ? "room_locked" : "claim_refused";
+      typed = {name: typed.name, error: {code: why, message: ""}};
+      joinForm();
+    });
+    socket.on("disconnect", () => { ready = false; });
+    socket.on("sync", (data, ack) => { if (typeof ack === "function") ack({}); });  /* the server times the round trip */
+    window.addEventListener("tr-refresh", () => { lastKey = null; if (said) say(said.text, said.isError); redraw(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && socket && !socket.connected) socket.connect();
+    });
+    setInterval(() => TR.tickCountdowns(state, receivedAt), 100);
+  }
+  if (langReady) langReady.then(start); else start();
 })();
