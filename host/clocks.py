@@ -57,6 +57,9 @@ class Clocks:
         self.active_ms: dict[str, int] = {}  # code -> wall ms of the room's last event or connection
         self.saved: dict[str, int] = {}  # code -> the game clock last written (store.save_clocks)
         self.bot_plans: dict[tuple[str, int], BotPlan] = {}
+        # code -> (seq, version, game ms, monotonic ms): the room had nothing due at that seq and version before that
+        # game time and that time (``tick_room``): the ticker's twenty passes a second skip it until then
+        self.quiet: dict[str, tuple[int, int, int, int]] = {}
         self.expired_checked: int | None = None  # monotonic ms of the last look for expired rooms
         self.renewed_ms: int | None = None  # monotonic ms of the last lease renewal (workers)
         self.held: dict[str, int] = {}  # code -> monotonic ms its clock stopped at (a hold, see the module docstring)
@@ -120,7 +123,7 @@ class Clocks:
 
     def forget(self, code: str) -> None:
         """The room left this process: drop its clock, activity and bots' plans."""
-        for table in (self.anchors, self.active_ms, self.saved, self.held, self.hold_reasons):
+        for table in (self.anchors, self.active_ms, self.saved, self.held, self.hold_reasons, self.quiet):
             table.pop(code, None)  # type: ignore[attr-defined]
         self.running.discard(code)
         for key in [k for k in self.bot_plans if k[0] == code]:
@@ -293,10 +296,43 @@ class Clocks:
         """Fire the room's timeout if it is due, else the first bot move that is due (a bot plays a seat whose
         phones are all away, too, where the game stands in for them: ``SlotBinding.bot_plays``): at most one event per
         tick and room."""
-        service = self.service
         session = room.session
         if session is None or session.is_over or room.paused or room.code in self.held:
             return
+        quiet = self.quiet.get(room.code)
+        if quiet is not None and quiet[0] == room.seq and quiet[1] == room.version and \
+                self.game_now(room) < quiet[2] and self.service.clock.monotonic_ms() < quiet[3]:
+            return  # nothing can be due yet: no event, no phone came or went, no deadline or bot move reached
+        self.quiet.pop(room.code, None)
+        seq = room.seq
+        self._tick_room(room, session)
+        if room.seq == seq and room.session is session and not session.is_over:
+            self.quiet[room.code] = (room.seq, room.version, *self._quiet_until(room, session))
+
+    def _quiet_until(self, room: Room, session: Any) -> tuple[int, int]:
+        """After a tick that fired nothing: the game time before which nothing can come due in the room as it is (its
+        deadline, its bots' planned moves), and the monotonic time before which no phone of it turns away (a bot then
+        plays for it, or the step stops waiting for it). Anything else that could change it changes the room's seq or
+        version."""
+        never = 2**62
+        game_ms = self.due_deadline(room)
+        game_ms = never if game_ms is None else game_ms
+        for (code, _slot), plan in self.bot_plans.items():
+            if code == room.code:
+                game_ms = min(game_ms, plan.due_ms)
+        now = self.service.clock.monotonic_ms()
+        grace = self.service.connections.away_grace_ms()
+        mono_ms = never
+        away_since = self.service.connections.away_since
+        for slot in session.slots:
+            for member in slot.members:
+                since = away_since.get((room.code, member))
+                if since is not None and since + grace > now:
+                    mono_ms = min(mono_ms, since + grace)
+        return game_ms, mono_ms
+
+    def _tick_room(self, room: Room, session: Any) -> None:
+        service = self.service
         deadline = self.due_deadline(room)
         if deadline is not None and self.game_now(room) >= deadline:
             service.submit(room, "timeout", {})

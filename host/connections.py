@@ -144,8 +144,11 @@ class Connections:
         if seat_id is None:
             return False
         since = self.away_since.get((room.code, seat_id))
-        grace = max(3000, int(AWAY_GRACE_MS * self.service.timer_scale))
-        return since is not None and self.service.clock.monotonic_ms() - since >= grace
+        return since is not None and self.service.clock.monotonic_ms() - since >= self.away_grace_ms()
+
+    def away_grace_ms(self) -> int:
+        """How long a seat's phones must be gone before the seat counts as away (``is_away``)."""
+        return max(3000, int(AWAY_GRACE_MS * self.service.timer_scale))
 
     def team_away(self, room: Room, members: list[int]) -> bool:
         """Whether every phone playing a game seat is away (one seat, or all members of a team)."""
