@@ -238,6 +238,7 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
     """Short Campaign: three players, a map, quick questions and duels."""
 
     audience_play_along = True  # spectators answer every question too (audience_question)
+    _last_public: tuple[CampaignState, dict[str, Any]] | None = None  # the last state's seat-free view (_public_view)
 
     info = GameInfo(
         "campaign", "game.campaign.name", "game.campaign.blurb", PLAYERS, PLAYERS,
@@ -732,6 +733,21 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
 
     def view(self, state: CampaignState, seat: int | None) -> dict[str, Any]:
         """What one seat (or the TV, ``None``) may know: never an answer before the reveal."""
+        result = dict(self._public_view(state))
+        result["deadline_ms"] = self.clock(state, seat)  # CAMP-X1: the standard clock, a seat's own to that seat
+        result["question"] = self._question_view(state, seat)
+        if seat is not None:
+            result["you"] = seat
+            result["legal"] = [list(a) for a in self.legal_actions(state, seat)]
+        return result
+
+    def _public_view(self, state: CampaignState) -> dict[str, Any]:
+        """The part of ``view`` that is the same for every seat. A state never changes (a new one is made for each
+        move), so the part of the last state viewed is kept: a room's TV and phones view the same state one after
+        another, and built it once each (the party benchmark's profile). Never changed once made."""
+        kept = self._last_public
+        if kept is not None and kept[0] is state:
+            return kept[1]
         game_map = state.game_map
         castles = {territory: s for s, territory in enumerate(state.castle_of)}
         result: dict[str, Any] = {
@@ -740,7 +756,6 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
             "phase": state.phase,
             "round": state.round,
             "step": state.step,
-            "deadline_ms": self.clock(state, seat),  # CAMP-X1: the standard clock, a seat's own to that seat
             "territories": [self._territory_view(state, t.index, castles) for t in game_map.territories],
             "players": [{"seat": s, "name": state.names[s], "score": state.score[s], "towers": state.towers[s],
                          "castle": game_map.territories[state.castle_of[s]].id, "eliminated": s in state.eliminated,
@@ -753,7 +768,6 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
                 "attacker": state.attack.attacker, "defender": state.attack.defender,
                 "target": None if state.attack.target is None else game_map.territories[state.attack.target].id,
                 "castle": state.attack.castle, "towers_down": state.attack.towers_down},
-            "question": self._question_view(state, seat),
             "options": self._options(state),
             "history": list(state.history[-HISTORY_SHOWN:]),
             "final_ranking": list(state.final_ranking),
@@ -763,9 +777,7 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         if state.stage == "over":
             result["stats"] = self.stats(state)
             result["answer_log"] = [h for h in state.history if h["kind"] == "question"]
-        if seat is not None:
-            result["you"] = seat
-            result["legal"] = [list(a) for a in self.legal_actions(state, seat)]
+        self._last_public = (state, result)
         return result
 
     RESULT_KINDS = ("conquest", "repelled", "tower", "eliminated")
