@@ -165,7 +165,7 @@ def haproxy_config(bind: str, workers: list[tuple[str, int]]) -> str:
         if re.match(r"\s+maxconn\s", line):
             line = "    maxconn 8000"
         lines.append(line)
-        if line.strip().startswith("# workers"):
+        if re.match(r"\s+# workers", line):  # a backend's list (the file's header may say "workers" too)
             lines += [f"    server {name} 127.0.0.1:{wport} id {i}" for i, (name, wport) in enumerate(workers, 1)]
     return "\n".join(lines) + "\n"
 

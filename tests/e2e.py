@@ -45,7 +45,7 @@ def open_settings(tv: Any) -> None:
     tv.locator("#settings-button").wait_for()
     if not door.evaluate("(d) => d.open"):
         tv.click("#settings-button")
-    tv.wait_for_function("document.getElementById('settings-door').open")
+    tv.wait_for_function("() => document.getElementById('settings-door').open")
 
 
 def set_setting(tv: Any, key: str, value: Any) -> None:
@@ -122,7 +122,7 @@ def quiz_phones(browser: Any, url: str, code: str) -> dict[str, Any]:
     zahra = new_page(browser, **SMALL_PHONE)
     join(zahra, f"{url}/join/{code}", "Zahra")
     zahra.select_option("#phone-language", "fa")
-    zahra.wait_for_function("document.documentElement.dir === 'rtl'")
+    zahra.wait_for_function("() => document.documentElement.dir === 'rtl'")
     phones["Zahra"] = zahra
     return phones
 

@@ -129,7 +129,7 @@ def test_a_whole_quiz_fits_every_screen(browser: Any, slow_server: LiveServer) -
     play_along(fan, {"choice": 0}, step)
     room.wait(room.phones["p1"], "#sent")
     room.wait_until(lambda: len(view(seats[0])["answered"]) == 11, "eleven answers")
-    room.tv.wait_for_function("document.querySelectorAll('#quiz-answered li.done').length === 11")
+    room.tv.wait_for_function("() => document.querySelectorAll('#quiz-answered li.done').length === 11")
     room.check("answered", phones=["p1", "s1"])
 
     # ----- the reveal: the last answer closes the question -----
@@ -259,7 +259,7 @@ def test_a_small_quiz_fills_the_stage(browser: Any, slow_server: LiveServer) -> 
     room.wait_until(lambda: all(is_open(r) for r in seats), "the question to open")
     room.wait(room.tv, "#quiz-tiles")
     assert seats[0].act({"choice": 0})["ok"]
-    room.tv.wait_for_function("document.querySelectorAll('#quiz-answered li.done').length === 1")
+    room.tv.wait_for_function("() => document.querySelectorAll('#quiz-answered li.done').length === 1")
     room.check("question", phones=[])
 
     for slot, robot in enumerate(seats[1:], start=1):

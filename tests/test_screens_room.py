@@ -55,7 +55,7 @@ def test_the_room_fits_every_screen(browser: Any, slow_server: LiveServer) -> No
         if game == "campaign":  # the game and the people first, How to play under them; then the host's Settings door
             room.check(f"lobby-{game}-howto", phones=[])
             room.tv.click("#settings-button")
-            room.tv.wait_for_function("document.getElementById('settings-door').open")
+            room.tv.wait_for_function("() => document.getElementById('settings-door').open")
         room.check(f"lobby-{game}", phones=["player"])
 
     player = room.phones["player"]
