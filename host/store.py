@@ -313,7 +313,12 @@ class Store:
             if self.leases is not None:  # a room being written right now is left for the next tick
                 held_now, lost = self.leases.still_held(connection, sorted(clocks))
                 clocks = {code: ms for code, ms in clocks.items() if code in held_now}
-            if clocks:  # one statement for every room (an upsert), not a read and a write for each
+            if clocks and connection.dialect.name == "sqlite":  # the driver's own executemany: SQLAlchemy's
+                # processing of 250 rooms' parameters five times a second was a percent of a party's CPU
+                connection.exec_driver_sql(
+                    "INSERT INTO room_clock (room_code, game_ms) VALUES (?, ?) "
+                    "ON CONFLICT (room_code) DO UPDATE SET game_ms = excluded.game_ms", sorted(clocks.items()))
+            elif clocks:  # one statement for every room (an upsert), not a read and a write for each
                 rows = [{"room_code": code, "game_ms": ms} for code, ms in sorted(clocks.items())]
                 upsert = upsert_into(connection, ClockRecord.__table__)
                 connection.execute(upsert.on_conflict_do_update(index_elements=["room_code"],
