@@ -39,6 +39,8 @@ import secrets
 from collections import deque
 from typing import Any
 
+from host.outage import Outage
+
 log = logging.getLogger("throneroom.relay")
 
 STREAM_MAXLEN = 20_000  # entries a room's request stream keeps (approximately): far more than one reveal's answers
@@ -70,7 +72,7 @@ def inbox_key(worker_id: str) -> str:
     return f"tr:worker:{worker_id}"
 
 
-class Relay:
+class Relay(Outage):
     """One worker's part of the audience across workers: relaying its phones of rooms held elsewhere, and serving the
     relayed phones of the rooms it holds."""
 
@@ -96,28 +98,8 @@ class Relay:
         self.replies: dict[str, dict[str, Any]] = {}  # worker -> request id -> answer, not yet sent
         self.answered: dict[str, set[str]] = {}  # code -> relayed phones that answered, their "Sent" not yet sent
         self.running = False
-        self.down_since: float | None = None  # time.monotonic() when Redis was found not answering
+        Outage.__init__(self, log, "Redis", "relayed phones are answered relay_down until it does")
         self.holding: set[str] = set()  # rooms of this worker held still because their relayed phones cannot reach it
-
-    # ----- both sides -----
-
-    @property
-    def down(self) -> bool:
-        return self.down_since is not None
-
-    def went_down(self) -> None:
-        if self.down_since is None:
-            import time
-
-            self.down_since = time.monotonic()
-            log.warning("Redis is not answering: relayed phones are answered relay_down until it does")
-
-    def came_back(self) -> None:
-        if self.down_since is not None:
-            import time
-
-            log.warning("Redis answers again after %.1f s", time.monotonic() - self.down_since)
-            self.down_since = None
 
     def start(self) -> None:
         """The two background tasks: the inbox listener and the reader of this worker's rooms' streams."""

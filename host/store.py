@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from sqlmodel import Field, Session, SQLModel, create_engine, select
 import questions.store  # the pack tables live in the same database
 from host.green import waits_cooperatively
 from host.lease import Leases, RoomLease
+from host.outage import Outage
 from host.room import RoomError
 
 log = logging.getLogger("throneroom.store")
@@ -117,7 +117,7 @@ def sqlite_url(path: str) -> str:
     return f"sqlite:///{path}"
 
 
-class Store:
+class Store(Outage):
     """The database behind the rooms."""
 
     def __init__(self, url: str, cooperative: bool | None = None):
@@ -173,21 +173,17 @@ class Store:
         self.touch_room = rooms.update().where(rooms.c.code == bindparam("touched_code")).values(
             updated_ms=bindparam("touched_ms"))
         self.can_go_down = url.startswith("postgresql")  # SQLite is a file: a failure there is not an outage
-        self.down_since: float | None = None  # time.monotonic() when the database was found not answering
+        Outage.__init__(self, log, "the database", "the rooms hold still until it does")
         self.on_down: Any = lambda: None  # told once when an outage begins (host/clocks.py holds the rooms)
 
     # ----- outages (docs/scaling.md, "When PostgreSQL or Redis stops") -----
 
-    @property
-    def down(self) -> bool:
-        return self.down_since is not None
-
-    def went_down(self) -> None:
+    def went_down(self) -> bool:
         """The database did not answer: refuse writes from now on, until ``probe`` finds it again."""
-        if self.down_since is None:
-            self.down_since = time.monotonic()
-            log.warning("the database is not answering: the rooms hold still until it does")
+        began = Outage.went_down(self)
+        if began:
             self.on_down()
+        return began
 
     @contextmanager
     def guarded(self) -> Iterator[None]:
@@ -213,9 +209,7 @@ class Store:
                 connection.execute(text("SELECT 1"))
         except Exception:  # noqa: BLE001 - still down (refused, reset, starting up, shutting down)
             return False
-        if self.down_since is not None:
-            log.warning("the database answers again after %.1f s", time.monotonic() - self.down_since)
-        self.down_since = None
+        self.came_back()
         return True
 
     def last_seqs(self, codes: list[str]) -> dict[str, int]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -19,6 +20,15 @@ from bench.services import HAProxy, front_socket
 from host.guard import limits_off
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def new_room(url: str) -> tuple[str, str]:
+    """Create a room over HTTP (through HAProxy, or at one worker): its code and host token."""
+    request = urllib.request.Request(url + "/api/rooms", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.load(response)
+    return answer["code"], answer["host_token"]
 
 
 def wait_for(predicate: Callable[[], Any], what: str, seconds: float = 30) -> Any:

@@ -23,7 +23,7 @@ import pytest
 import socketio
 
 from bench.services import PostgresServer, RedisServer, Service
-from tests.cluster import Cluster, wait_for
+from tests.cluster import Cluster, new_room, wait_for
 
 OUTAGE_S = 10.0
 BACK_WITHIN_S = 5.0  # every client connected again (or never cut) this long after the service's return
@@ -43,16 +43,6 @@ def start_again(service: Service) -> None:
     """The same server again, on its port, with its data (a Redis without persistence comes back empty)."""
     service.process = service._spawn(service.command())
     wait_for(service._ready_quietly, f"{service.name} answering again", seconds=30)
-
-
-def new_room(url: str) -> tuple[str, str]:
-    import urllib.request
-
-    request = urllib.request.Request(url + "/api/rooms", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer = json.load(response)
-    return answer["code"], answer["host_token"]
 
 
 class Page:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import signal
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import redis
 import socketio
 
 from bench.services import PostgresServer, RedisServer
-from tests.cluster import Cluster, wait_for
+from tests.cluster import Cluster, new_room, wait_for
 
 
 @pytest.fixture
@@ -26,14 +25,6 @@ def cluster(postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path)
     with Cluster(postgres.new_database(), redis_server.url, tmp_path, count=2) as running:
         yield running
 
-
-
-def new_room(url: str) -> tuple[str, str]:
-    request = urllib.request.Request(url + "/api/rooms", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer = json.load(response)
-    return answer["code"], answer["host_token"]
 
 
 class Screen:

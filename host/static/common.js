@@ -167,6 +167,20 @@ const TR = (() => {
     return wanted.length ? Promise.all(wanted.map(([url, kind]) => load(url, kind))) : null;
   }
 
+  /* A screen's next state waits for the files it needs (``prepare``'s promise, or null when none is missing): the
+   * newest state waiting is drawn by ``draw`` once they are in, an older one never. Returns whether it must wait;
+   * when it need not, a lobby's chosen game's files start loading, ahead of Start. One such object (``pending``) per screen. */
+  function whenReady(pending, next, missing, draw) {
+    if (missing) {
+      pending.waiting = next;
+      missing.then(() => { if (pending.waiting === next) { pending.waiting = null; draw(next); } });
+      return false;
+    }
+    pending.waiting = null;
+    if (next.phase === "lobby") prepare([], [next.selected_game]);
+    return true;
+  }
+
   /* Switch the page to another language, its catalog fetched first when the page does not have it yet. */
   async function useLang(next) {
     await prepare([next], []);
@@ -689,7 +703,7 @@ const TR = (() => {
     return {on, play, reset, countUp, reveal, grow, flip};
   })();
 
-  return {t, has, setLang, useLang, prepare, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
+  return {t, has, setLang, useLang, prepare, whenReady, get lang() { return lang; }, get offline() { return offlineSince !== null; }, num, plain, digits, western, pluralOf, list, iso, namesOf, letter, seatName, seatMark, who,
     missing, h, badge, clear, update, forget, storage, connect, request, errorText, remainingMs, tickCountdowns, localTime, clock,
     sound, motion, localized, seconds, millis, games, numberPad, sheet, closeSheet, rulesSheet, infoButton, longPress, COLOURS};
 })();

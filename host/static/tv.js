@@ -91,17 +91,10 @@
 
   /* A state is drawn once what it needs is here: the room language's catalog and the shown game's scripts and
    * styles, fetched the first time (TR.prepare); a newer state that comes meanwhile replaces it. */
-  let waiting = null;
+  const unready = {waiting: null};  /* a state waiting for its files (TR.whenReady) */
   function render(next) {
     if (state && next.epoch === state.epoch && next.version < state.version) return;
-    const missing = TR.prepare([next.language], [next.game && next.game.id]);
-    if (missing) {
-      waiting = next;
-      missing.then(() => { if (waiting === next) { waiting = null; render(next); } });
-      return;
-    }
-    waiting = null;
-    if (next.phase === "lobby") TR.prepare([], [next.selected_game]);  /* the chosen game's files, ahead of Start */
+    if (!TR.whenReady(unready, next, TR.prepare([next.language], [next.game && next.game.id]), render)) return;
     state = next;
     receivedAt = performance.now();
     isHost = state.host;

@@ -268,17 +268,10 @@
 
   /* A state is drawn once the shown game's scripts and styles are here, fetched the first time (TR.prepare); a newer
    * state that comes meanwhile replaces it. */
-  let waiting = null;
+  const unready = {waiting: null};  /* a state waiting for its files (TR.whenReady) */
   function render(next) {
     if (state && next.epoch === state.epoch && next.version < state.version && seated) return;
-    const missing = TR.prepare([], [next.game && next.game.id]);
-    if (missing) {
-      waiting = next;
-      missing.then(() => { if (waiting === next) { waiting = null; render(next); } });
-      return;
-    }
-    waiting = null;
-    if (next.phase === "lobby") TR.prepare([], [next.selected_game]);  /* the chosen game's files, ahead of Start */
+    if (!TR.whenReady(unready, next, TR.prepare([], [next.game && next.game.id]), render)) return;
     const key = renderKey(next);
     const same = seated && key === lastKey;
     state = next;
