@@ -20,6 +20,7 @@ from host.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("throneroom")
 
+GC_THRESHOLDS = (5000, 20, 100)  # the cyclic collector's, while the server runs (start_ticker; docs/decisions.md)
 PROBE_EVERY_MS = 500  # a pass of round-trip probes; who is probed at which pass: host/broadcast.py
 STOP_GRACE_S = 2.0  # how long a stop waits for the ticker to finish its turn, at most (``shutdown``)
 CLOSE_GRACE_S = 0.2  # and how long it lets the sockets' writers send their close packets
@@ -258,6 +259,8 @@ def start_ticker(app: Flask) -> None:
     runtime.service.clocks.resume()  # the start-up since the rooms were restored is no time of any game
     gc.freeze()  # what start-up built (modules, packs, restored rooms) lives as long as the process: a full
     # collection no longer walks it, which made for pauses of tens of ms under load (docs/decisions.md)
+    gc.set_threshold(*GC_THRESHOLDS)  # Python's (700, 10, 10) made a party of 250 rooms collect a thousand times a
+    # minute and walk its whole heap every few seconds, for up to 160 ms each: its p99 (docs/decisions.md)
     runtime.service.yield_now = lambda: runtime.socketio.sleep(0)  # a timeout in one room must not hold up a
     # hundred others: between rooms that fired something, broadcasts and handlers waiting run first
 
