@@ -100,6 +100,7 @@ class Relay(Outage):
         self.running = False
         Outage.__init__(self, log, "Redis", "relayed phones are answered relay_down until it does")
         self.holding: set[str] = set()  # rooms of this worker held still because their relayed phones cannot reach it
+        self.listening = False  # this worker's inbox is subscribed: an owner's reply to a request can reach it
 
     def start(self) -> None:
         """The two background tasks: the inbox listener and the reader of this worker's rooms' streams."""
@@ -144,6 +145,10 @@ class Relay(Outage):
         if len(entry) > MAX_REQUEST_BYTES:
             self.waiting.pop(ident, None)
             return {"ok": False, "error": {"code": "invalid", "field": None, "message": "this request is too large"}}
+        if not self.listening:  # Redis is back for writes, but this worker's inbox is not subscribed again yet: the
+            # owner's reply (published, not kept) would be lost and the phone kept waiting; it asks again instead
+            self.waiting.pop(ident, None)
+            return relay_down()
         try:
             self._append(code, entry)
         except Exception:  # noqa: BLE001 - Redis does not answer: say so at once, the phone asks again (not room_moving)
@@ -225,6 +230,7 @@ class Relay(Outage):
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(inbox_key(self.worker_id), OWNERS)
+                self.listening = True
                 self.came_back()
                 for message in pubsub.listen():
                     if not self.running:
@@ -234,6 +240,7 @@ class Relay(Outage):
                     except Exception:  # one bad message must not stop the listener
                         log.exception("relay message failed")
             except Exception:  # noqa: BLE001 - Redis restarted: subscribe again
+                self.listening = False
                 (log.debug if self.down else log.warning)("relay listener lost Redis; subscribing again")
                 self.went_down()
                 for waiting in list(self.waiting.values()):  # their answers will not come: asked again by the phones

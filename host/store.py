@@ -251,7 +251,8 @@ class Store(Outage):
         # The room's updated_ms moves with an event at most every TOUCH_EVERY_MS (it only dates the room's expiry).
         touch = wall_ms - self.touched.get(code, -TOUCH_EVERY_MS) >= TOUCH_EVERY_MS
         text_data = json.dumps(data, separators=(",", ":"))
-        if self.append_sql is not None:  # a SQLite file (``serve``): its own connection, the driver's statement
+        if self.append_sql is not None and self.leases is None:  # a SQLite file of ``serve`` (a worker fences
+            # every append: below): its own connection, the driver's statement
             with self.guarded():
                 connection = self.append_connection()
                 try:

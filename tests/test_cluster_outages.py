@@ -212,6 +212,7 @@ def test_a_database_stop_mid_question_holds_the_room_still_cuts_nobody_and_loses
             phone.close()
 
 
+@pytest.mark.serial  # a 10 s outage inside a question's time, with phones asking again every second
 def test_a_redis_stop_holds_a_room_with_relayed_spectators_and_their_answers_arrive(tmp_path: Path) -> None:
     with PostgresServer() as pg, RedisServer() as rs, \
             Cluster(pg.new_database(), rs.url, tmp_path, count=2) as cluster:

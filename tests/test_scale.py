@@ -222,6 +222,7 @@ def test_a_relayed_answer_waits_for_a_busy_owner_longer_than_a_hello(redis_serve
         service=SimpleNamespace(store=SimpleNamespace(leases=None)))
     relay = Relay(runtime, redis_server.url, "w8")
     relay.local["phone"] = ("SLOW", 7)
+    relay.listening = True  # the owner's reply is handed to _on_message below, as the subscribed inbox would
 
     def busy_owner() -> None:  # replies once a hello would have given up
         deadline = time.monotonic() + 10
@@ -236,3 +237,26 @@ def test_a_relayed_answer_waits_for_a_busy_owner_longer_than_a_hello(redis_serve
     owner.start()
     assert relay.answer("phone", {"action": {"answer": 5}}) == {"ok": True, "ms": 420}
     owner.join(10)
+
+
+def test_a_relayed_request_before_the_inbox_is_subscribed_again_is_refused_relay_down_and_not_sent(
+        redis_server: RedisServer):
+    """host/relay.py: Redis answers writes again a moment before this worker's inbox is subscribed again; the owner's
+    reply to a request sent then is published to nobody, and the phone waited in vain (seen in the Redis outage test
+    under load: no answer within 20 s). Such a request is refused relay_down, which the phone asks again on, and
+    nothing goes to the owner's stream."""
+    import threading
+    from types import SimpleNamespace
+
+    from host.relay import Relay, stream_key
+
+    runtime = SimpleNamespace(socketio=SimpleNamespace(server=SimpleNamespace(eio=SimpleNamespace(
+        create_event=threading.Event)), start_background_task=lambda *args: None),
+        service=SimpleNamespace(store=SimpleNamespace(leases=None)))
+    relay = Relay(runtime, redis_server.url, "w7")
+    relay.local["phone"] = ("EARLY", 3)
+    started = time.monotonic()
+    answer = relay.answer("phone", {"action": {"answer": 5}})
+    assert answer["ok"] is False and answer["error"]["code"] == "relay_down", answer
+    assert time.monotonic() - started < 1  # at once, not after a wait for a reply that cannot come
+    assert relay.redis.xlen(stream_key("EARLY")) == 0
