@@ -337,7 +337,7 @@
     const claims = isHost ? state.claims || [] : [];
     if (!claims.length) { if (box) box.remove(); return; }
     /* a line of the page under the screen, which makes room for it: it never covers a host's button (Start, End) */
-    if (!box) { box = h("div", {id: "claims", class: "claims", role: "alertdialog"}); document.body.append(box); }
+    if (!box) { box = h("div", {id: "claims", class: "claims", role: "alertdialog", "aria-labelledby": "claim-title"}); document.body.append(box); }
     const c = claims[0];
     const key = JSON.stringify([c, claims.length, TR.lang]);
     if (box.dataset.key === key) return;  /* the buttons stay under the host's finger while states come and go */
@@ -349,7 +349,7 @@
       h("button", {"data-claim-no": c.id, disabled: fresh, onclick: () => control("claim", {claim: c.id, accept: false})}, t("tv.claim_no"))];
     if (fresh) setTimeout(() => buttons.forEach((b) => { b.disabled = false; }), 1000);
     clear(box, h("div", {class: "claim", "data-claim": c.id},
-      h("p", null, t("tv.claim_title", {name: TR.iso(c.name)})), buttons,
+      h("p", {id: "claim-title"}, t("tv.claim_title", {name: TR.iso(c.name)})), buttons,
       claims.length > 1 ? h("span", {class: "claims-more", id: "claims-more"}, t("tv.claims_more", {n: claims.length - 1})) : null));
   }
 

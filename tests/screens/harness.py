@@ -31,9 +31,19 @@ from tests.screens import axe
 CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
 # One call a judged screen: two frames for the layout to settle, every animation finished, then the checker (each
 # call to the page is a round trip through Playwright's driver, which a busy machine makes slow).
+# On the TV the minimum sizes hold for the stage at its full height (STAGE_SHARE of the page, style.css --tv-u); when
+# a notice or the "That's me" line takes part of it, the stage's type shrinks with it, and so do the minimums.
 SETTLE_AND_CHECK = """async (opts) => {
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     for (const a of document.getAnimations()) { try { a.finish(); } catch (e) { /* infinite */ } }
+    const stage = opts.kind === "tv" && document.querySelector("body.tv .screen");
+    if (stage) {
+      const box = getComputedStyle(stage);
+      const content = stage.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom);
+      const k = Math.min(1, content / (opts.stageShare * innerHeight));
+      opts.minPx *= k;
+      for (const role in opts.roleMin || {}) opts.roleMin[role] *= k;
+    }
     return (""" + CHECKER + """)(opts);
 }"""
 LANGUAGES = ("en", "fa", "ro")
@@ -44,6 +54,7 @@ MIN_TV_PX_AT_1080 = 24  # text players read on the TV, at 1080p; scaled with the
 # viewport's height (x1.5 at 1080p), and the share of the stage's main panel (data-main-panel) its content must cover.
 ROLE_MIN_PX_AT_720 = {"question": 40, "option": 28, "row": 28, "score": 32, "log": 22, "map-label": 20}
 MAIN_PANEL_FILL = 2 / 3
+STAGE_SHARE = 0.86  # the share of the TV page's height whose stage gets the full type scale (style.css, --tv-u)
 
 # Twelve people with names of twenty characters: wide Latin letters, Persian, Romanian with diacritics.
 STRESS_NAMES = (
@@ -110,15 +121,18 @@ class Robot:
     def game(self) -> dict[str, Any] | None:
         return self.state and self.state.get("game")
 
-    def act(self, action: Any) -> dict[str, Any]:
-        """Send a game action at the current step. Refused as stale (the state that moves the step on is still on
-        its way to this robot), it waits for that state and tries again, as a phone would."""
+    def act(self, action: Any, ms: float | None = None) -> dict[str, Any]:
+        """Send a game action at the current step (with ``ms``, the reaction time the phone claims). Refused as stale
+        (the state that moves the step on is still on its way to this robot), it waits for that state and tries
+        again, as a phone would."""
         for _ in range(3):
             seen = self.state["version"] if self.state else None
             game = self.game
             payload: dict[str, Any] = {"action": action}
             if game is not None and game.get("step") is not None:
                 payload["step"] = game["step"]
+            if ms is not None:
+                payload["ms"] = ms
             answer = self.call("action", payload)
             if answer["ok"] or answer["error"]["code"] != "stale":
                 return answer
@@ -243,7 +257,8 @@ class StressRoom:
         min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if tv else 0
         role_min = {role: px * size[1] / 720 for role, px in ROLE_MIN_PX_AT_720.items()} if tv else None
         found = page.evaluate(SETTLE_AND_CHECK, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0],
-                                                 "roleMin": role_min, "fill": MAIN_PANEL_FILL if tv else 0})
+                                                 "roleMin": role_min, "fill": MAIN_PANEL_FILL if tv else 0,
+                                                 "stageShare": STAGE_SHARE})
         size_text = f"{size[0]}x{size[1]}"
         for p in found:
             self.problems.append(Problem(stage, label, size_text, lang, p["kind"], p["where"], p["text"], p["detail"]))
