@@ -295,7 +295,10 @@ CELSIUS = re.compile(r"°\s*c|celsius|سانتی ?گراد|سلسیوس", re.IGN
 
 ECHO_ALLOWED: dict[str, str] = {}
 NUMBER_IN_PROMPT_ALLOWED: dict[str, str] = {}
-ODD_FORM_ALLOWED: dict[str, str] = {}
+ODD_FORM_ALLOWED: dict[str, str] = {
+    "builtin:en-choice:414": "'Saint' is part of the city's name (Saint Petersburg), not a title: the prompt names a "
+                             "museum, nothing in it points at a saint, and the other options are Russian cities too",
+}
 
 
 def giveaway_words(text: str, language: str) -> set[str]:
