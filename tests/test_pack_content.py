@@ -10,6 +10,7 @@ two share key words ("Who discovered penicillin in 1928?" beside "In which year 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections import defaultdict
@@ -261,3 +262,189 @@ def test_damavand_is_given_the_height_iranians_learn_with_its_source():
     for pack_id, q in heights:
         assert q.answer == 5610, (pack_id, q.prompt, q.answer)
         assert q.source and "5,610" in q.source, (pack_id, q.source)
+
+
+# --- Give-aways (issue [20], finding 3): a question whose wording, numbers or options' form point at its answer ---
+#
+# (a) ``echoes``: the correct option is the only option that shares a key word with the prompt ("Iron Mike" / Mike
+#     Tyson, Athens / Athena, "Finlandia" / Finland, "masă" / tenis de masă). Key words as above (stop words dropped,
+#     each word cut to its first STEM letters), words of three letters or more.
+# (b) ``numbers_in_prompt``: the answer's number written in the prompt ("rugby în 15" → 15, Loto 6/49 → 49): a
+#     numeric question's answer, or the number of a choice question's correct option when no other option's number
+#     is in the prompt too.
+# (c) ``odd_forms``: the correct option is the only one whose form differs from the others': the only one with a
+#     qualifier in parentheses, the only one with a title ("King John" among "Richard I", "Henry III"), the only one
+#     in another script or case, or the only one much longer (ODD_LENGTH times the longest other and ODD_LENGTH_CHARS
+#     characters more).
+# (d) ``below_zero_units``: a question that asks how many degrees below zero something is and gives a count of
+#     degrees with the unit °C (or Celsius): the reveal would read "273 °C". Answers are never negative (a phone's
+#     keypad types 0 up to MAX_NUMBER), so the unit says "degrees below zero" instead.
+#
+# Each list below is a checked exception: the question was read and its flag is not a give-away, for the reason given.
+
+TITLES = {
+    "en": {"king", "queen", "saint", "st", "sir", "lord", "lady", "emperor", "empress", "pope", "president",
+           "prince", "princess", "general", "captain", "doctor", "dr", "mr", "mrs", "tsar", "sultan", "shah"},
+    "ro": {"regele", "regina", "rege", "sfântul", "sfânta", "sf", "împăratul", "papa", "președintele", "prințul",
+           "domnitorul", "voievodul", "generalul", "țarul", "sultanul", "șahul"},
+    "fa": {"شاه", "ملکه", "امپراتور", "سلطان", "پادشاه", "حضرت", "شیخ", "امیر", "ژنرال", "دکتر", "پاپ"},
+}
+ODD_LENGTH, ODD_LENGTH_CHARS = 2.0, 10
+BELOW_ZERO = re.compile(r"below (?:zero|0)|sub (?:zero|0)|زیر (?:صفر|0)|below freezing", re.IGNORECASE)
+CELSIUS = re.compile(r"°\s*c|celsius|سانتی ?گراد|سلسیوس", re.IGNORECASE)
+
+ECHO_ALLOWED: dict[str, str] = {}
+NUMBER_IN_PROMPT_ALLOWED: dict[str, str] = {}
+ODD_FORM_ALLOWED: dict[str, str] = {
+    "builtin:en-choice:414": "'Saint' is part of the city's name (Saint Petersburg), not a title: the prompt names a "
+                             "museum, nothing in it points at a saint, and the other options are Russian cities too",
+}
+
+
+def giveaway_words(text: str, language: str) -> set[str]:
+    """Key words of three letters or more (a prompt's "of", "de" and single letters say nothing)."""
+    return {w for w in key_words(text, language) if len(w) >= 3}
+
+
+def echoes(questions: Numbered, language: str) -> list[str]:
+    """(a) Choice questions whose correct option alone shares a key word with the prompt."""
+    found = []
+    for qid, q in questions:
+        if q.type != "choice" or q.correct is None:
+            continue
+        asked = giveaway_words(q.prompt, language)
+        shared = [giveaway_words(option, language) & asked for option in q.options]
+        others = [s for i, s in enumerate(shared) if i != q.correct]
+        if shared[q.correct] and not any(others):
+            found.append(f"{qid} {q.prompt!r} → {q.options[q.correct]!r} ({sorted(shared[q.correct])})")
+    return found
+
+
+def number_in_prompt(questions: Numbered, language: str) -> list[str]:
+    """(b) Questions whose prompt writes the answer's number."""
+    found = []
+    for qid, q in questions:
+        stated = numbers(q.prompt)
+        if q.type == "numeric" and q.answer is not None:
+            if any(same_amount(float(q.answer), n) for n in stated):
+                found.append(f"{qid} {q.prompt!r} → {q.answer}")
+        elif q.type == "choice" and q.correct is not None:
+            right = numbers(q.options[q.correct])
+            others = set().union(*(numbers(o) for i, o in enumerate(q.options) if i != q.correct))
+            if right & stated and not others & stated:
+                found.append(f"{qid} {q.prompt!r} → {q.options[q.correct]!r}")
+    return found
+
+
+def script_of(text: str) -> str:
+    """The script of a text's letters: "latin", "arabic" (Persian too), "other", or "" without letters."""
+    scripts = set()
+    for c in text:
+        if c.isalpha():
+            name = unicodedata.name(c, "")
+            scripts.add("latin" if name.startswith("LATIN") else "arabic" if name.startswith("ARABIC") else "other")
+    return "+".join(sorted(scripts))
+
+
+def case_of(text: str) -> str:
+    """"upper" (all capitals, of more than one letter), "lower" (no capital at all) or "mixed"; "" for a text
+    without cased letters or one that starts with a digit ("0 negativ" among "A negativ")."""
+    letters = [c for c in text if c.isalpha() and c.lower() != c.upper()]
+    if not letters or not text[:1].isalpha():
+        return ""
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return "upper"
+    return "lower" if not any(c.isupper() for c in letters) else "mixed"
+
+
+def forms(option: str, language: str) -> dict[str, object]:
+    words = re.findall(r"[^\W\d_]+", option.lower())
+    return {"parentheses": "(" in option,
+            "title": bool(words) and words[0] in TITLES[language] and len(words) > 1,
+            "script": script_of(option),
+            "case": case_of(option)}
+
+
+def odd_forms(questions: Numbered, language: str) -> list[str]:
+    """(c) Choice questions whose correct option alone differs in form from the others."""
+    found = []
+    for qid, q in questions:
+        if q.type != "choice" or q.correct is None or len(q.options) < 3:
+            continue
+        right = forms(q.options[q.correct], language)
+        others = [forms(o, language) for i, o in enumerate(q.options) if i != q.correct]
+        odd = [name for name, value in right.items()
+               if value and all(o[name] != value for o in others) and len({str(o[name]) for o in others}) == 1]
+        longest = max(len(o) for i, o in enumerate(q.options) if i != q.correct)
+        length = len(q.options[q.correct])
+        if length >= ODD_LENGTH * longest and length - longest >= ODD_LENGTH_CHARS:
+            odd.append("length")
+        if odd:
+            found.append(f"{qid} {q.prompt!r} → {q.options[q.correct]!r} among {list(q.options)} ({odd})")
+    return found
+
+
+def below_zero_units(questions: Numbered, language: str) -> list[str]:
+    """(d) Questions asking how many degrees below zero, whose answer's unit is °C."""
+    found = []
+    for qid, q in questions:
+        if BELOW_ZERO.search(fold(q.prompt)) or BELOW_ZERO.search(q.prompt):
+            unit = q.unit or "" if q.type == "numeric" else q.options[q.correct] if q.correct is not None else ""
+            if CELSIUS.search(unit):
+                found.append(f"{qid} {q.prompt!r} → {q.answer} {unit!r}")
+    return found
+
+
+GIVEAWAY_CHECKS = {"echoes": (echoes, ECHO_ALLOWED), "numbers_in_prompt": (number_in_prompt, NUMBER_IN_PROMPT_ALLOWED),
+                   "odd_forms": (odd_forms, ODD_FORM_ALLOWED), "below_zero_units": (below_zero_units, {})}
+
+
+def giveaways(check: str, language: str) -> list[str]:
+    """What a check flags in a language's built-in packs, without its allowed exceptions."""
+    find, allowed = GIVEAWAY_CHECKS[check]
+    return [line for line in find(of_language(language), language) if line.split(" ", 1)[0] not in allowed]
+
+
+def test_the_giveaway_checks_find_what_they_look_for():
+    boxer = choice("Which heavyweight boxer was nicknamed 'Iron Mike'?",
+                   ("Evander Holyfield", "Lennox Lewis", "George Foreman", "Mike Tyson"), 3)
+    assert len(echoes([("x:0", boxer)], "en")) == 1
+    assert echoes([("x:0", choice("Which boxer was nicknamed 'Iron Mike'?", ("Mike Tyson", "Mike Tyler")))], "en") \
+        == []
+    goddess = choice("Which goddess is associated with the city of Athens?", ("Athena", "Hera", "Artemis"))
+    assert len(echoes([("x:0", goddess)], "en")) == 1
+    table = choice("Ce sport se joacă pe o masă?", ("Badminton", "Squash", "Tenis de masă", "Tenis"), 2)
+    assert len(echoes([("x:0", table)], "ro")) == 1
+    assert len(number_in_prompt([("x:0", numeric("Câți jucători are o echipă de rugby în 15?", 15))], "ro")) == 1
+    assert len(number_in_prompt([("x:0", numeric("Câte numere sunt în urna jocului Loto 6/49?", 49))], "ro")) == 1
+    assert number_in_prompt([("x:0", numeric("Câți jucători are o echipă de rugby?", 15))], "ro") == []
+    assert len(number_in_prompt([("x:0", choice("How many in a 5-a-side team?", ("5", "6", "7")))], "en")) == 1
+    assert number_in_prompt([("x:0", choice("What is 5 + 6?", ("11", "5", "7")))], "en") == []
+    king = choice("Which English king sealed the Magna Carta?", ("King John", "Richard I", "Henry III", "Edward I"))
+    assert len(odd_forms([("x:0", king)], "en")) == 1
+    archery = choice("What colour is the centre?", ("Red", "Blue", "Gold (yellow)", "Black"), 2)
+    assert len(odd_forms([("x:0", archery)], "en")) == 1
+    assert odd_forms([("x:0", choice("Which colour?", ("Red (1)", "Blue (2)", "Gold (3)")))], "en") == []
+    long = choice("Which?", ("The United Kingdom of Great Britain", "Chad", "Peru", "Oman"))
+    assert len(odd_forms([("x:0", long)], "en")) == 1
+    latin = choice("کدام؟", ("NATO", "ملل", "اکو"))
+    assert len(odd_forms([("x:0", latin)], "fa")) == 1
+    zero = Question(type="numeric", prompt="Absolute zero is how many degrees below 0 °C?", category="science",
+                    difficulty="easy", answer=273, unit="°C")
+    assert len(below_zero_units([("x:0", zero)], "en")) == 1
+    fixed = dataclasses.replace(zero, unit="degrees below zero")
+    assert below_zero_units([("x:0", fixed)], "en") == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("check", list(GIVEAWAY_CHECKS))
+def test_no_question_gives_its_answer_away(check, language):
+    found = giveaways(check, language)
+    assert not found, f"{len(found)} questions flagged by {check}:\n" + "\n".join(found)
+
+
+def test_every_allowed_giveaway_is_still_flagged():
+    """An exception that no longer matches (the question was edited or renumbered) is dropped, not kept stale."""
+    for check, (find, allowed) in GIVEAWAY_CHECKS.items():
+        flagged = {line.split(" ", 1)[0] for language in LANGUAGES for line in find(of_language(language), language)}
+        assert set(allowed) <= flagged, (check, sorted(set(allowed) - flagged))
