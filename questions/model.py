@@ -42,7 +42,7 @@ MAX_ACCEPTED, MAX_ACCEPTED_CHARS = 10, 100  # a text question's accepted answers
 TV_PROMPT_CHARS = 140  # longer prompts still import, with a warning: they crowd the TV
 TV_OPTION_CHARS = 60
 # Longer ones are refused: every phone receives the question in play with each state (the built-in packs' longest
-# prompt has 106 characters, option 38, unit 17)
+# prompt has 106 characters, option 38, unit 18)
 MAX_PROMPT_CHARS, MAX_OPTION_CHARS, MAX_UNIT_CHARS = 500, 200, 40
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_QUESTIONS = 20_000
