@@ -129,8 +129,10 @@ def missing_zwnj(text: str) -> list[str]:
 
 
 def latin_punctuation(text: str) -> list[str]:
+    """Latin comma, semicolon or question mark in Persian text; straight or English quotes instead of « »."""
     plain = re.sub(r"«[^»]*»|\u2068[^\u2069]*\u2069|\{[a-z_]+\}", "", text)
-    return [plain[max(0, m.start() - 10):m.end() + 10] for m in LATIN_PUNCT.finditer(plain)]
+    hits = [plain[max(0, m.start() - 10):m.end() + 10] for m in LATIN_PUNCT.finditer(plain)]
+    return hits + re.findall(r"[\"“”„]", plain)
 
 
 def repeated_word(text: str) -> list[str]:
@@ -166,6 +168,7 @@ REPEAT_ALLOWED = {"tv.next_asks_count", "tv.next_asks_cap", "tv.next_asks_short"
     (missing_zwnj, "بستههای پرسش", "بسته‌های پرسش"),
     (latin_punctuation, "آماده‌اید?", "آماده‌اید؟"),
     (latin_punctuation, "حمله, جاسوسی; جشن", "حمله، جاسوسی؛ جشن"),
+    (latin_punctuation, "دکمهٔ \"شروع\" را بزنید", "دکمهٔ «شروع» را بزنید"),
     (repeated_word, "فقط تماشاگران همراه تماشاگران پاسخ می‌دهند", "فقط تماشاگران پاسخ می‌دهند"),
 ])
 def test_each_check_finds_its_fault_and_passes_the_fix(check, bad, good):
