@@ -58,7 +58,7 @@ def test_a_long_name_is_counted_not_cut_and_a_rude_one_is_refused_politely(brows
     field.fill("کس‌کش")
     expect(bob.locator("#name-count")).to_have_text("۵ از ۲۰")
     bob.click("#join-player")
-    expect(bob.locator("#name-error")).to_have_text("این نام در این اتاق پذیرفته نیست. لطفاً نام دیگری انتخاب کن.")
+    expect(bob.locator("#name-error")).to_have_text("این نام در این اتاق پذیرفته نیست. لطفاً نام دیگری انتخاب کنید.")
     shot(bob, "phone-360-name-not-allowed-fa")
     field.fill("س" * 22)
     expect(bob.locator("#name-count")).to_have_text("۲۲ از ۲۰")

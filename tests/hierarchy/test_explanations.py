@@ -164,13 +164,13 @@ def test_persian_and_romanian_read_naturally():
     assert render(usurper, "fa") == "غاصب کارت رویی است: کارت بعدی باید کمتر از ۷ باشد (جادوگر ۸ است)"
     assert render(usurper, "ro") == "Uzurpatorul e sus: următoarea carte trebuie să fie mai mică de 7 (Vrăjitorul are 8)"
     knight = play(pos("knight", "king", "b:dragon"), "knight").history[-1]["message"]
-    assert render(knight, "fa") == "شوالیه روی اژدها: با توانایی شوالیه"
+    assert render(knight, "fa") == "شوالیه روی اژدها: با قابلیت شوالیه"
     assert render(knight, "ro") == "Cavalerul pe Dragon: permis de Cavaler"  # "pe" and "de" take the bare name
     priest = refusal(pos("high_priest", "king", "b:dragon"), "high_priest")
     assert render(priest, "ro") == "Marele Preot se poate juca doar pe Regină sau Rege"
     copy = play(pos("impostor king", "x", "b:tower a:assassin b:dragon"), "impostor", copy="tower", burn="king")
     message = copy.history[-2]["message"]
-    assert render(message, "fa") == "بدل در نقش برج روی اژدها: با توانایی برج و سوزاندن پادشاه"
+    assert render(message, "fa") == "بدل در نقش برج روی اژدها: با قابلیت برج و سوزاندن پادشاه"
     assert render(message, "ro") == "Impostorul ca Turn pe Dragon: permis de Turn, iar Regele arde"
     lost = play(pos("king assassin", "queen peasant", "b:dragon"), "king").history[-1]["message"]
     assert render(lost, "fa", PERSIAN_NAMES) == "بابک نمی‌تواند بازی کند (هیچ حرکت مجازی ندارد): آنا برنده است"
