@@ -88,7 +88,7 @@ SINGULAR_IMPERATIVES = {
     "urmărește", "privește", "roagă", "bifează", "redenumește", "păstrează", "scurtează", "pornește", "încarcă",
     "salvează", "cere", "mustră", "trimite", "joacă", "deschide", "ține", "introdu", "reîncarcă", "închide",
 }
-SENTENCE_START = re.compile(r"(?:^|[.:;!?|(]\s*|,\s*apoi\s+|\s+și\s+|\s+sau\s+)([a-zăâîșțA-ZĂÂÎȘȚ]+)")
+SENTENCE_START = re.compile(r"(?:^|[.:;!?|(]\s*|,\s*apoi\s+)([a-zăâîșțA-ZĂÂÎȘȚ]+)")
 # Plural ("voi") markers: pronouns, and verbs in -ați/-eți/-iți/-îți, but for the words below (nouns, plural
 # participles and adjectives) that merely end the same way.
 PLURAL_PRONOUNS = {"voi", "vă", "v", "vostru", "voastră", "voștri", "voastre"}
