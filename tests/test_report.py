@@ -272,7 +272,7 @@ def test_the_formatter_quotes_risky_texts_keeps_numbers_and_marks_bots():
     assert answers[2]["پاسخ"] == "'-1+Coffee" and answers[2]["درست"] == ""  # a poll has no right answer
     assert "db:0123456789abcdef" not in to_csv(parts).decode("utf-8-sig")  # a question's id is never shown
     results = block(rows, "نتیجه‌ها")
-    assert results[1]["بازی از پرسش"] == "2"  # a latecomer, from question 2
+    assert results[1]["شروع بازی از پرسش"] == "2"  # a latecomer, from question 2
     book = openpyxl.load_workbook(io.BytesIO(to_xlsx(parts, rtl=True)))
     cells = {c.value: c for row in book["پاسخ‌ها"].iter_rows() for c in row if c.value is not None}
     assert cells[SNEAKY].data_type == "s" and cells[SNEAKY].quotePrefix
