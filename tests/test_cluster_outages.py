@@ -21,9 +21,12 @@ from typing import Any
 
 import pytest
 import socketio
+from playwright.sync_api import expect
 
 from bench.services import PostgresServer, RedisServer, Service
 from tests.cluster import Cluster, new_room, wait_for
+from tests.conftest import TestBrowser
+from tests.e2e import new_page, shot
 
 OUTAGE_S = 10.0
 BACK_WITHIN_S = 5.0  # every client connected again (or never cut) this long after the service's return
@@ -138,12 +141,20 @@ def game_time(tv: Page, code: str, token: str) -> tuple[int, dict[str, Any]]:
 
 
 @pytest.mark.serial  # the game clock's advance over the outage is measured to within a second
-def test_a_database_stop_mid_question_holds_the_room_still_cuts_nobody_and_loses_nothing(tmp_path: Path) -> None:
+def test_a_database_stop_mid_question_holds_the_room_still_cuts_nobody_and_loses_nothing(tmp_path: Path,
+                                                                                         browser: TestBrowser) -> None:
     with PostgresServer() as pg, RedisServer() as rs, \
             Cluster(pg.new_database(), rs.url, tmp_path, count=2) as cluster:
         code, token = new_room(cluster.url)
         tv = Page(cluster.url, "/tv", code)
         assert tv.call("watch", {"code": code, "host_token": token})["ok"]
+        # the host's own TV in a browser too, at 1280x720 (its token in its storage, as on the device that made it)
+        screen = new_page(browser, viewport={"width": 1280, "height": 720})
+        screen.goto(cluster.url + "/")
+        screen.evaluate("([code, token]) => localStorage.setItem('throneroom.host.' + code, JSON.stringify(token))",
+                        [code, token])
+        screen.goto(f"{cluster.url}/tv/{code}")
+        screen.wait_for_selector("#room-code")
         phones = {}
         for name in ("Ana", "Bob", "Cy"):
             phone = Page(cluster.url, "/play", code)
@@ -173,6 +184,12 @@ def test_a_database_stop_mid_question_holds_the_room_still_cuts_nobody_and_loses
         time.sleep(1.0)
         held = tv.call("watch", {"code": code, "host_token": token})
         assert held["ok"], held  # the TV's socket is still served, and still shows the room
+        # The browser TV says why the room holds still, over the stage and in its header; the host's Resume waits
+        # (it would be refused): the room goes on by itself (host/static/tv.js renderHold, controlBar)
+        expect(screen.locator("#hold-notice")).to_contain_text("database", timeout=5000)
+        expect(screen.locator("#paused")).to_have_text("On hold")
+        expect(screen.locator("#resume")).to_be_disabled()
+        shot(screen, "outage-database-tv-1280x720")
         bob, bob_refusals = persist(phones["Bob"], "action", {"action": {"answer": "7"}, "step": step},
                                     until=outage.stopped_at + OUTAGE_S + 20, retry={"storage_down"})
         back_at = outage.over()
@@ -193,6 +210,9 @@ def test_a_database_stop_mid_question_holds_the_room_still_cuts_nobody_and_loses
                  seconds=max(0.1, back_at + BACK_WITHIN_S - time.monotonic()))
         drops = {name: p.drops for name, p in {"tv": tv, **phones}.items() if p.drops}
         assert not drops, drops
+        expect(screen.locator("#hold-notice")).to_have_count(0)  # the room goes on: the notice and the overlay go
+        expect(screen.locator("#paused")).to_have_count(0)
+        expect(screen.locator("#pause")).to_be_enabled()
 
         # The room goes on where it was: Cy answers within the question's time left, and the question is revealed.
         cy = phones["Cy"].call("action", {"action": {"answer": "9"}, "step": step})

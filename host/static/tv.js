@@ -135,7 +135,11 @@
    * PostgreSQL or Redis stops"). Shown on every TV, not only the host's; gone once the room goes on. */
   function renderHold() {
     const hold = state.hold;
-    headerNotice("hold-notice", "alert", hold && t("outage." + (hold.reason === "relay" ? "relay" : "database")));
+    headerNotice("hold-notice", "alert", hold && holdText());
+  }
+
+  function holdText() {
+    return t("outage." + (state.hold.reason === "relay" ? "relay" : "database"));
   }
 
   /* A notice for the host in the header, beside the status (it must never cover a control the host needs), or none
@@ -720,10 +724,13 @@
 
   function controlBar() {
     if (!isHost) return h("nav", {class: "control-bar"}, howButton());
+    /* [issue 19, outages] while a service is down the room holds still by itself: Resume would be refused, so the
+     * button waits, named by why (the header says it too); a pause of the host's own shows Resume again after */
+    const held = state.hold ? {disabled: true, title: holdText()} : {};
     return h("nav", {class: "control-bar"}, howButton(),
       state.paused
-        ? h("button", {id: "resume", class: "primary", onclick: () => control("resume")}, t("tv.resume"))
-        : h("button", {id: "pause", onclick: () => control("pause")}, t("tv.pause")),
+        ? h("button", Object.assign({id: "resume", class: "primary", onclick: () => control("resume")}, held), t("tv.resume"))
+        : h("button", Object.assign({id: "pause", onclick: () => control("pause")}, held), t("tv.pause")),
       h("button", {id: "skip", disabled: state.paused || !state.game || state.game.deadline_ms === null,
         onclick: () => control("skip")}, t("tv.skip")),
       h("button", {id: "end", class: "danger", onclick: () => {
@@ -748,9 +755,10 @@
     const lang = TR.lang;
     update(regions.join, [state.code, state.locked, lang], () => joinPanel(true));
     update(regions.players, [state.players, state.spectator_count, isHost, lang, state.extra_time], playerBadges);
-    update(regions.stage, [gameKey(), state.audience || null, state.paused, lang], () => [gameArea(),
-      state.paused ? h("div", {class: "paused-overlay", id: "paused", "data-overlay": ""}, t("tv.paused")) : null]);
-    update(regions.controls, [isHost, state.paused, state.game.deadline_ms === null, lang], controlBar);
+    update(regions.stage, [gameKey(), state.audience || null, state.paused, state.hold || null, lang], () => [gameArea(),
+      state.paused ? h("div", {class: "paused-overlay", id: "paused", "data-overlay": ""},
+        state.hold ? t("tv.held") : t("tv.paused")) : null]);
+    update(regions.controls, [isHost, state.paused, state.hold || null, state.game.deadline_ms === null, lang], controlBar);
   }
 
   /* The results: the title and the host's "Back to the lobby" on one line at the top (never below the fold), the
