@@ -136,3 +136,48 @@ def test_a_game_fragment_is_merged_and_may_not_redefine_a_key(tmp_path, monkeypa
     (tmp_path / "other.en.json").write_text('{"app.name": "Mine"}', encoding="utf-8")
     with pytest.raises(ValueError, match="other.en.json.*app.name"):
         i18n.catalog.__wrapped__("en")
+
+
+def call_params(body: str) -> set[str] | None:
+    """The top-level names of a JavaScript object literal's text (``{n: x.length, name}``); None when it spreads
+    another object (``...more``), whose names cannot be read here."""
+    parts, depth, current = [], 0, ""
+    for char in body:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    names = set()
+    for part in (p.strip() for p in parts):
+        if part.startswith("..."):
+            return None
+        named = re.match(r"([A-Za-z_$][\w$]*)\s*(:|$)", part)
+        if named:
+            names.add(named.group(1))
+    return names
+
+
+def test_every_placeholder_of_a_message_is_given_where_the_pages_call_it():
+    # a call that names its values differently from the catalog showed "2 of {total} answered" on the remote
+    english = catalog("en")
+    missing = []
+    for path in [*ROOT.glob("host/static/**/*.js"), *ROOT.glob("player/static/*.js")]:
+        text = path.read_text()
+        for call in re.finditer(r'\bt\("([a-z_]+\.[a-z_.]+)",\s*\{', text):
+            key, end, depth = call.group(1), call.end(), 1
+            while depth and end < len(text):
+                depth += text[end] == "{"
+                depth -= text[end] == "}"
+                end += 1
+            given = call_params(text[call.end():end - 1])
+            if key not in english or given is None:
+                continue
+            wanted = {name for form in forms(english[key]) for name in PLACEHOLDER.findall(form)}
+            wanted = {name.strip("{}") for name in wanted}
+            if wanted - given:
+                missing.append(f"{path.name}: {key} needs {sorted(wanted - given)}, given {sorted(given)}")
+    assert not missing, "\n".join(missing)

@@ -184,7 +184,7 @@ TR.remote = (() => {
       ? (view.phase === "reveal" ? (view.index + 1 >= view.total ? "quiz.next_results" : "quiz.next_board") : "quiz.next_question")
       : "remote.next";
     const answered = game && game.id === "quiz" && view && view.phase === "question" && Array.isArray(view.answered)
-      ? h("p", {class: "muted", id: "remote-answered", role: "status"}, t("quiz.answered_of", {answered: view.answered.length, n: view.players.length}))
+      ? h("p", {class: "muted", id: "remote-answered", role: "status"}, t("quiz.answered_of", {n: view.answered.length, total: view.players.length}))
       : null;
     return [
       answered,
