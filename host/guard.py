@@ -203,7 +203,9 @@ class RateLimits:
             if not limiter.test(item, kind, key):
                 reset = limiter.get_window_stats(item, kind, key).reset_time
                 wait = max(1, int(reset - time.time()) + 1)
-                error = RoomError("rate_limited", f"{RATE_KINDS[kind].refusal}: wait {wait} s and try again")
+                # the pages say how long to wait, not who is counted (a room's limit is not "this device")
+                error = RoomError("rate_limited", f"{RATE_KINDS[kind].refusal}: wait {wait} s and try again",
+                                  params={"s": wait})
                 error.retry_after = wait  # type: ignore[attr-defined]
                 raise error
         for kind, item, key in checks:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import host.service
+from host.i18n import catalog
 from host.service import FakeClock
 from host.store import Store
 from tests.conftest import Harness, LiveServer, Servers, control
@@ -101,6 +102,13 @@ def test_joins_and_tv_screens_are_rate_limited_per_address():
         harness.join(code, name)
     refused = harness.phone().emit("join", {"code": code, "name": "Dan"}, namespace="/play", callback=True)
     assert refused["error"]["code"] == "rate_limited"
+    # the pages say how long to wait, in their own words and digits, and never "from this device" (a room's own
+    # limit refuses every address alike: issue [19]'s crowded bar)
+    wait = refused["error"]["params"]["s"]
+    assert 1 <= wait <= 61, refused
+    for language in ("en", "fa", "ro"):
+        assert "{s}" in catalog(language)["error.rate_limited"], language
+    assert "device" not in catalog("en")["error.rate_limited"]
     assert [p["name"] for p in harness.service.view(harness.service.room(code), None)["players"]] == \
         ["Ana", "Bob", "Cy"]  # nothing was applied
     claim = harness.phone().emit("claim", {"code": code, "name": "Ana"}, namespace="/play", callback=True)
