@@ -14,6 +14,7 @@ import re
 import pytest
 
 from host.i18n import catalog
+from tests.test_i18n_and_access import forms
 
 ZWNJ = "\u200c"
 WORD = re.compile(r"[\u0600-\u06FF\u200c]+")
@@ -92,11 +93,7 @@ HOUSE_ANSWERS = ("crown.label.accept", "crown.label.reject", "crown.label.pay", 
 
 def persian_forms() -> list[tuple[str, str]]:
     """(key, text) for every form of every Persian message."""
-    out = []
-    for key, message in catalog("fa").items():
-        for form in (message.values() if isinstance(message, dict) else [message]):
-            out.append((key, form))
-    return out
+    return [(key, form) for key, message in catalog("fa").items() for form in forms(message)]
 
 
 def words(text: str) -> list[str]:
@@ -189,28 +186,11 @@ def test_the_catalog_is_read_whole():
     assert len(persian_forms()) > 1300
 
 
-def test_no_informal_singular():
-    faults = [(key, informal(text)) for key, text in persian_forms() if informal(text)]
-    assert not faults, faults
-
-
-def test_no_banned_term():
-    faults = [(key, banned(text)) for key, text in persian_forms() if banned(text)]
-    assert not faults, faults
-
-
-def test_no_known_calque():
-    faults = [(key, calques(text)) for key, text in persian_forms() if calques(text)]
-    assert not faults, faults
-
-
-def test_compounds_carry_the_zero_width_non_joiner():
-    faults = [(key, missing_zwnj(text)) for key, text in persian_forms() if missing_zwnj(text)]
-    assert not faults, faults
-
-
-def test_persian_punctuation():
-    faults = [(key, latin_punctuation(text)) for key, text in persian_forms() if latin_punctuation(text)]
+@pytest.mark.parametrize("check", [informal, banned, calques, missing_zwnj, latin_punctuation],
+                         ids=["no informal singular", "no banned term", "no known calque",
+                              "compounds carry the ZWNJ", "Persian punctuation"])
+def test_every_form_passes(check):
+    faults = [(key, check(text)) for key, text in persian_forms() if check(text)]
     assert not faults, faults
 
 

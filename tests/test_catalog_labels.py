@@ -8,12 +8,9 @@ import re
 import pytest
 
 from host.i18n import catalog
+from tests.test_i18n_and_access import forms
 
 QUOTED = re.compile(r"[“„«\"]([^”»\"]{1,60})[”»\"]")  # English “…”, Romanian „…”, Persian «…»
-
-
-def texts(message: str | dict[str, str]) -> list[str]:
-    return list(message.values()) if isinstance(message, dict) else [message]
 
 
 @pytest.mark.parametrize("language", ["en", "fa", "ro"])
@@ -26,7 +23,7 @@ def test_the_quiz_pace_names_the_buttons_the_host_presses(language):
 @pytest.mark.parametrize("language", ["en", "fa", "ro"])
 def test_a_label_quoted_in_a_setting_is_one_the_interface_shows(language):
     messages = catalog(language)
-    labels = {text.strip() for message in messages.values() for text in texts(message)}
+    labels = {text.strip() for message in messages.values() for text in forms(message)}
     wrong = [f"{key}: {label!r}" for key, message in messages.items() if key.startswith(("setting.", "choice."))
-             for text in texts(message) for label in QUOTED.findall(text) if label.strip() not in labels]
+             for text in forms(message) for label in QUOTED.findall(text) if label.strip() not in labels]
     assert not wrong, "\n".join(wrong)

@@ -176,8 +176,7 @@ def test_every_placeholder_of_a_message_is_given_where_the_pages_call_it():
             given = call_params(text[call.end():end - 1])
             if key not in english or given is None:
                 continue
-            wanted = {name for form in forms(english[key]) for name in PLACEHOLDER.findall(form)}
-            wanted = {name.strip("{}") for name in wanted}
+            wanted = {name.strip("{}") for form in forms(english[key]) for name in PLACEHOLDER.findall(form)}
             if wanted - given:
                 missing.append(f"{path.name}: {key} needs {sorted(wanted - given)}, given {sorted(given)}")
     assert not missing, "\n".join(missing)

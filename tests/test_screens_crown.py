@@ -23,6 +23,7 @@ from playwright.sync_api import Page
 from tests.conftest import LiveServer
 from tests.screens.harness import Robot, StressRoom, stress_names
 from tests.test_catalog_ro import surface_of
+from tests.test_i18n_and_access import PLURAL_FORMS
 
 FALCON, ROSE, TOWER, SERPENT, SUN = range(5)
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,9 +68,6 @@ def read_romanian(room: StressRoom, *pages: Page) -> None:
     assert re.search(r"\b\d{1,3}:\d\d\b", clock), clock  # a countdown reads as a clock (m:ss)
 
 
-PLURAL_FORMS = {"one", "few", "other"}
-
-
 def catalog(name: str, lang: str) -> dict[str, Any]:
     return json.loads((ROOT / "host" / "i18n" / f"{name}.{lang}.json").read_text(encoding="utf-8"))
 
@@ -95,7 +93,7 @@ def test_the_crown_messages_keep_one_term_per_concept_and_any_name_grammatical()
         # a name as the subject takes no participle: its gender is not known ("{ruler} este înlăturat")
         assert not re.search(r"(^|[.:!?]\s)\{[a-z_]+\}\s+(este|e|a fost|va fi)\s+\w+(at|ată|it|ită|ut|ută)\b", text), (key, text)
         assert "robot" not in text.lower(), (key, text)  # one word: bot
-        if surface_of(key.rsplit(".", 1)[0] if key.rsplit(".", 1)[-1] in PLURAL_FORMS else key) != "phone":
+        if surface_of(key.rsplit(".", 1)[0] if key.rsplit(".", 1)[-1] in PLURAL_FORMS["ro"] else key) != "phone":
             # a house is "voi"; only what one person reads alone (a phone asking to join a house) says "tu"
             assert not re.search(r"\b(tu|te|ți|ta|tău|ești|afli|accepți|refuzi|plătești)\b", text), (key, text)
 

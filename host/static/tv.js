@@ -142,8 +142,8 @@
     return t("outage." + (state.hold.reason === "relay" ? "relay" : "database"));
   }
 
-  /* A notice for the host in the header, beside the status (it must never cover a control the host needs), or none
-   * when ``text`` is empty. */
+  /* A notice in the header, on a line of its own under the controls (style.css .header-notice: it never covers a
+   * control the host needs, and the stage shrinks to make room: --tv-u), or none when ``text`` is empty. */
   function headerNotice(id, role, text) {
     let box = document.getElementById(id);
     if (!text) { if (box) box.remove(); return; }

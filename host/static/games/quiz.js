@@ -267,8 +267,9 @@ TR.games.quiz = (() => {
     const audience = state && state.audience && state.audience.answered
       ? h("span", {class: "quiz-aud-count"}, t("aud.answered", {n: state.audience.answered})) : null;
     return h("section", {class: "quiz-answered" + (many ? " many" : ""), id: "quiz-answered"},
+      /* {n} is who answered, so the verb agrees with it (Romanian "1 din 5 a răspuns"); {total}, who plays */
       h("p", {class: "quiz-answered-count", id: "quiz-answered-count"},
-        t("quiz.answered_of", {n: done.size, total: view.players.length})  /* the verb agrees with who answered (Romanian "1 din 5 a răspuns") */, audience ? sep() : null, audience),
+        t("quiz.answered_of", {n: done.size, total: view.players.length}), audience ? sep() : null, audience),
       h("ul", null, view.players.map((p) => h("li", {class: done.has(p.slot) ? "done" : "pending", "data-slot": p.slot},
         TR.seatMark(game, p.slot, 26), h("bdi", {class: "name"}, nameOf(game, p.slot)), botTag(game, p.slot)))));
   }
