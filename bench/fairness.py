@@ -63,8 +63,13 @@ class SimPhone:
         return self.rng.uniform(self.low, self.high) / 1000
 
     def _on_sync(self, _data: Any) -> dict[str, Any]:
-        time.sleep(self.delay() + self.ack_hold())  # the probe came down (DelayedClient); now the ack travels up
+        self._ack_up()
         return {}
+
+    def _ack_up(self) -> None:
+        """A round-trip probe (a ``sync``, or a state sent with an ack asked for) came down (DelayedClient): now the
+        ack travels up, after what this phone holds it back. Each message is handled in a thread of its own."""
+        time.sleep(self.delay() + self.ack_hold())
 
     def ack_hold(self) -> float:
         """How long this phone holds back its acknowledgement of the server's round-trip probe, in s (an honest
@@ -95,7 +100,12 @@ class SimPhone:
         with self.lock:
             return min(self.samples)[1] if self.samples else None
 
-    def _on_state(self, state: dict[str, Any]) -> None:
+    def _on_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        self._look(state)
+        self._ack_up()  # a state may carry the server's probe (host/broadcast.py): its ack goes up as a sync's would
+        return {}
+
+    def _look(self, state: dict[str, Any]) -> None:
         game = state.get("game")
         if not game or game["id"] != "buzz" or state["phase"] != "playing":
             return

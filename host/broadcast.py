@@ -20,7 +20,9 @@ log = logging.getLogger("throneroom.sockets")
 # Round trips (probe_all, a pass every PROBE_EVERY_MS of host/app.py, 0.5 s): a player's phone every PLAYER_PROBE_PASSES
 # passes (2 s), and at every pass while it has fewer than WARM_SAMPLES measures (a phone that joined a moment before a
 # game started had its honest claims judged against one or two round trips, and flagged); a spectator's every
-# SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure.
+# SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure. A player's probe
+# rides on the next state the phone gets (sent with an acknowledgement asked for), or is a ``sync`` message of its own
+# at the next pass if no state went to that phone meanwhile: two messages fewer per probe in a game that is moving.
 PLAYER_PROBE_PASSES = 4
 SPECTATOR_PROBE_PASSES = 20
 WARM_SAMPLES = 4
@@ -43,6 +45,7 @@ class Broadcaster:
         self.shown: dict[str, str] = {}  # room code -> what its spectators' phones last got, clock and version aside
         self.own_sent: dict[str, dict[str, str]] = {}  # room code -> sid -> that spectator's own part last sent
         self.warming: set[str] = set()  # players' phones with fewer than WARM_SAMPLES round trips: probed every pass
+        self.due: set[str] = set()  # players' phones whose probe waits for their next state (probe_all, send_states)
         self.passes = 0  # probe passes so far (probe_all)
 
     # ----- room states -----
@@ -113,8 +116,14 @@ class Broadcaster:
                 continue
             if key not in cache:
                 cache[key] = service.view(room, seat_id, as_host, shared=common)
-            namespace = "/tv" if seat_id is None else "/play"
-            socketio.emit("state", cache[key], to=sid, namespace=namespace, ignore_queue=True)
+            if seat_id is None:
+                socketio.emit("state", cache[key], to=sid, namespace="/tv", ignore_queue=True)
+            elif sid in self.due and not pace:  # its round trip is due: timed on this state (a paced send's sockets
+                self.due.discard(sid)  # wait for the rest of their batch, which would count as network time)
+                socketio.emit("state", cache[key], to=sid, namespace="/play", ignore_queue=True,
+                              callback=self.timer(sid))
+            else:
+                socketio.emit("state", cache[key], to=sid, namespace="/play", ignore_queue=True)
         self.own_sent[code] = own_now
         if relayed:
             relay.send_states(code, relayed)
@@ -137,6 +146,7 @@ class Broadcaster:
         self.own_sent.pop(code, None)
         self.pending.discard(code)  # a green thread about to send it finds nothing to send (``send_pending``)
         self.warming.difference_update(sids)
+        self.due.difference_update(sids)
 
     def left(self, code: str, sid: str) -> None:
         """A socket left its room (the service's ``on_left``): drop what is kept for it."""
@@ -144,11 +154,13 @@ class Broadcaster:
         if own is not None:
             own.pop(sid, None)
         self.warming.discard(sid)
+        self.due.discard(sid)
 
     # ----- round trips -----
 
-    def probe(self, sid: str) -> None:
-        """Measure the round trip to one phone: the server times its own message and the phone's ack."""
+    def timer(self, sid: str) -> Any:
+        """The acknowledgement callback that times a message sent to one phone now: the server's own clock from the
+        send to the phone's ack is the socket's round trip."""
         service = self.service
         sent = service.clock.monotonic_ms()
 
@@ -157,10 +169,19 @@ class Broadcaster:
             if self.rt.relay is not None:  # a phone this worker relays: its round trip goes with its answers
                 self.rt.relay.record_rtt(sid, service.clock.monotonic_ms() - sent)
 
-        self.socketio.emit("sync", {"server_ms": sent}, to=sid, namespace="/play", callback=answered,
-                           ignore_queue=True)
+        return answered
+
+    def probe(self, sid: str) -> None:
+        """Measure the round trip to one phone with a message of its own: ``sync``, which the phone acknowledges."""
+        service = self.service
+        self.socketio.emit("sync", {"server_ms": service.clock.monotonic_ms()}, to=sid, namespace="/play",
+                           callback=self.timer(sid), ignore_queue=True)
+        self.warm(sid)
+
+    def warm(self, sid: str) -> None:
+        """A player's phone with fewer than WARM_SAMPLES round trips is probed at every pass until it has them."""
         if sid not in self.warming and self.is_player(sid) and \
-                len(service.connections.rtts.get(sid, ())) < WARM_SAMPLES:
+                len(self.service.connections.rtts.get(sid, ())) < WARM_SAMPLES:
             self.warming.add(sid)
 
     def probe_all(self) -> None:
@@ -169,7 +190,9 @@ class Broadcaster:
         seconds in one go held the worker's loop for more than a second each time (the 5,000-phone benchmark on
         workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly. Only
         every PLAYER_PROBE_PASSES-th pass looks at every phone; the others probe just the players' phones still
-        warming up (a look at 7,500 sockets every half second cost a crowd's worker a tenth of its time)."""
+        warming up (a look at 7,500 sockets every half second cost a crowd's worker a tenth of its time). A player's
+        probe is left to its next state (``due``, taken by send_states); one that no state took by the next pass is
+        sent then as a ``sync`` of its own."""
         connections, relay = self.service.connections, self.rt.relay
         self.passes += 1
         sent = 0
@@ -184,12 +207,21 @@ class Broadcaster:
             if sent % PACE_EVERY == 0:
                 self.socketio.sleep(0)
 
+        late, self.due = self.due, set()
+        for sid in late:  # no state went to it since the last pass: a message of its own
+            if sid in connections.sids:
+                send(sid)
+
+        def player(sid: str) -> None:
+            self.due.add(sid)
+            self.warm(sid)
+
         for sid in list(self.warming):
             if sid not in connections.sids or len(connections.rtts.get(sid, ())) >= WARM_SAMPLES or \
                     not self.is_player(sid):
                 self.warming.discard(sid)
             elif not every(PLAYER_PROBE_PASSES):  # (else probed below with everyone)
-                send(sid)
+                player(sid)
         if not every(PLAYER_PROBE_PASSES):
             return
         spectators = every(SPECTATOR_PROBE_PASSES)
@@ -198,7 +230,9 @@ class Broadcaster:
                 continue
             room = self.service.rooms.get(code)
             seat = room.seats.get(seat_id) if room is not None else None
-            if spectators or seat is None or seat.role != "spectator" or sid not in connections.rtts:
+            if seat is not None and seat.role != "spectator":
+                player(sid)
+            elif spectators or seat is None or sid not in connections.rtts:
                 send(sid)
         if relay is not None:  # relayed phones are all spectators
             for sid in list(relay.local):

@@ -498,7 +498,10 @@
   function start() {
     if (document.body.dataset.room === "missing") { noRoom(); return; }  /* the server said so: no socket, no name form */
     socket = TR.connect("/play", hello, code);
-    socket.on("state", (next) => { if (seated) render(next); });
+    socket.on("state", (next, ack) => {  /* a state may carry the server's round-trip probe: acknowledged first */
+      if (typeof ack === "function") ack({});
+      if (seated) render(next);
+    });
     if (TR.remote) TR.remote.attach(socket, {ask, say, header});  /* the host remote (remote.js, docs/remote.md) */
     socket.on("kicked", kicked);
     socket.on("claimed", (data) => {  /* the host said yes: this phone now holds the seat */
