@@ -306,6 +306,11 @@ class GameSession:
     # of 200 questions and 12 players takes openpyxl about half a second of the server's loop, which a host's
     # repeated downloads must not cost every room again
     reports: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False)
+    # whether ``over_of`` (the state last asked about) is over: the ticker, the clocks and every view ask at each
+    # turn, and the Campaign's outcome walks its board each time (2 % of a party's server, docs/bench.md); a state
+    # never changes once made (the engine contract, tests/test_engine_contract.py), so identity is its key
+    over_of: Any = field(default=None, repr=False, compare=False)
+    over: bool = field(default=False, repr=False, compare=False)
 
     def slot_of(self, seat_id: int) -> int | None:
         """The game seat a room seat plays, if any."""
@@ -327,7 +332,12 @@ class GameSession:
     @property
     def is_over(self) -> bool:
         """Whether the game ended, by its rules or by the host."""
-        return self.aborted or self.game.is_over(self.state)
+        if self.aborted:
+            return True
+        state = self.state
+        if self.over_of is not state:
+            self.over, self.over_of = self.game.is_over(state), state
+        return self.over
 
 
 @dataclass
@@ -1077,12 +1087,17 @@ class Room:
 
     # ----- views -----
 
-    def lobby_view(self, connected: Collection[int], spectators: bool = True) -> dict[str, Any]:
+    def lobby_view(self, connected: Collection[int], spectators: bool = True, short: bool = False) -> dict[str, Any]:
         """The room as everyone may see it, without the game view. Spectators are counted; the first TV_SPECTATORS of
         them are listed (the TV shows the first twelve by name): a list of 5,000 made each screen's state half a
-        megabyte at every change of a big room. Without ``spectators`` none is listed: a phone never shows them."""
-        games = [{**game_card(info, playable), "values": self.game_settings(info.id)}
-                 for info, playable in registry.lobby_games(self.include_unlisted)]
+        megabyte at every change of a big room. Without ``spectators`` none is listed: a phone never shows them.
+        ``short``, outside the lobby: each game's id and name only (a phone, or the public view)."""
+        lobby_games = registry.lobby_games(self.include_unlisted)
+        if short and self.phase != "lobby":
+            games = [{"id": info.id, "name_key": info.name_key} for info, _playable in lobby_games]
+        else:
+            games = [{**game_card(info, playable), "values": self.game_settings(info.id)}
+                     for info, playable in lobby_games]
         watching = (s for s in self.seats.values() if s.role == "spectator" and not s.kicked) if spectators else ()
 
         def listed(seats: Iterable[Seat]) -> list[dict[str, Any]]:

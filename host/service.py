@@ -657,10 +657,7 @@ class RoomService:
     def _lobby_part(self, room: Room, listed: bool, short: bool) -> dict[str, Any]:
         """``Room.lobby_view`` as one kind of screen gets it: ``listed``, with the first spectators by name (the
         TV); ``short``, outside the lobby with only each game's id and name (a phone, or the public view)."""
-        result = room.lobby_view(self.connections.connected_seats(room.code), listed)
-        if short and room.phase != "lobby":
-            result["games"] = [{"id": g["id"], "name_key": g["name_key"]} for g in result["games"]]
-        return result
+        return room.lobby_view(self.connections.connected_seats(room.code), listed, short)
 
     def _offline(self, room: Room) -> dict[int, tuple[bool, bool]]:
         """Per game seat: whether every phone of it is gone past the bot grace, and whether a bot plays for it
