@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ PG_BUSY_STATES = {"55P03", "40001", "40P01"}  # lock_not_available (lock_timeout
 # deadlock_detected: a lock held elsewhere, which passes
 TOUCH_EVERY_MS = 60_000  # a room's ``updated_ms`` (what its 48-hour expiry counts from) is written with an event at
 # most this often: a second UPDATE on every action was a third of an append (the party benchmark's profile)
+TOUCH_SQL = "UPDATE room SET updated_ms = ? WHERE code = ?"  # a SQLite file's appends (``append``)
 TOUCHED_KEPT = 10_000  # rooms whose last such write this process remembers (then it forgets them all: each writes again)
 CONNECT_TIMEOUT_S = 2  # PostgreSQL: a connection (a probe during an outage) waits at most this for the server
 PROBE_EVERY_MS = 500  # during an outage, how often the ticker asks the database whether it answers again
@@ -254,15 +256,20 @@ class Store(Outage):
         if self.append_sql is not None and self.leases is None:  # a SQLite file of ``serve`` (a worker fences
             # every append: below): its own connection, the driver's statement
             with self.guarded():
-                connection = self.append_connection()
-                try:
-                    with connection.begin():
-                        connection.exec_driver_sql(self.append_sql, (code, seq, kind, text_data, wall_ms))
-                        if touch:
-                            connection.execute(self.touch_room, {"touched_code": code, "touched_ms": wall_ms})
+                driver = self.append_connection()
+                try:  # the sqlite3 module itself (SQLAlchemy's transaction and statement layers were a third of an
+                    driver.execute(self.append_sql, (code, seq, kind, text_data, wall_ms))  # append's cost)
+                    if touch:
+                        driver.execute(TOUCH_SQL, (wall_ms, code))
+                    driver.commit()
+                except sqlite3.Error as error:  # as SQLAlchemy would raise it: busy_refused and the callers know those
+                    try:
+                        driver.rollback()
+                    except sqlite3.Error:
+                        self.close_append_connection()
+                    raise DBAPIError.instance(self.append_sql, None, error, sqlite3.Error) from error
                 except BaseException:
-                    if connection.invalidated or connection.closed:
-                        self.held_connection = None
+                    self.close_append_connection()
                     raise
         else:
             with self.guarded(), self.engine.begin() as connection:
@@ -278,10 +285,19 @@ class Store(Outage):
             self.touched[code] = wall_ms
 
     def append_connection(self) -> Any:
-        """The connection a SQLite file's appends use (``append``), opened at the first."""
+        """The sqlite3 connection a SQLite file's appends use (``append``): one of the pool's, with its pragmas, taken
+        at the first append and kept."""
         if self.held_connection is None:
-            self.held_connection = self.engine.connect()
-        return self.held_connection
+            self.held_connection = self.engine.raw_connection()
+        return self.held_connection.driver_connection
+
+    def close_append_connection(self) -> None:
+        """Give back the appends' connection (an error left it in doubt, or the store closes)."""
+        if self.held_connection is not None:
+            try:
+                self.held_connection.close()
+            finally:
+                self.held_connection = None
 
     def ping(self) -> None:
         """One round trip to the database (the health check): raises if it does not answer."""
@@ -409,9 +425,7 @@ class Store(Outage):
 
     def close(self) -> None:
         """Release the database connections."""
-        if self.held_connection is not None:
-            self.held_connection.close()
-            self.held_connection = None
+        self.close_append_connection()
         self.engine.dispose()
 
 
