@@ -45,6 +45,7 @@ class Client:
         self.rejoined: list[float] = []  # when each re-watch or re-hello was answered ok (now_ms)
         self.versions: list[int] = []  # versions of the states received, in order of arrival
         self.times: list[float] = []  # when each arrived (now_ms)
+        self.syncs: list[float] = []  # when each round-trip probe of its own (``sync``) arrived (now_ms)
         self.state: dict[str, Any] | None = None
         self.on_state: Any = None
         self.disorder = 0  # states that arrived with a lower version than one before them
@@ -69,6 +70,7 @@ class Client:
             await asyncio.sleep(0.5)  # e.g. the room is still being taken over
 
     async def _sync(self, _data: Any) -> dict[str, Any]:
+        self.syncs.append(now_ms())
         return {}
 
     def _state(self, state: dict[str, Any]) -> None:
@@ -251,10 +253,11 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any, started: Any = N
         await asyncio.gather(*(c.close() for _, tv, phones in rooms for c in (tv, *phones)))
         return {"rooms": raw, "cpu": cpu, "wall": wall, "busy": busy[0]}
     latencies: list[float] = []
-    lost = actions = refused = unanswered = sent_count = disorder = states = 0
+    lost = actions = refused = unanswered = sent_count = disorder = states = pushed = 0
     for _, tv, phones in rooms:
         clients = [tv, *phones]
         states += sum(len(c.versions) for c in clients)
+        pushed += sum(measure_from <= t <= stop_at for c in clients for t in (*c.times, *c.syncs))
         disorder += sum(c.disorder for c in clients)
         for phone in phones:
             player = by_phone[id(phone)]
@@ -278,7 +281,8 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any, started: Any = N
                     latencies.append(max(arrivals) - sent)
     await asyncio.gather(*(c.close() for _, tv, phones in rooms for c in (tv, *phones)))
     return {"latencies": latencies, "lost": lost, "actions": actions, "sent": sent_count, "refused": refused,
-            "unanswered": unanswered, "busy": busy[0], "states": states, "disorder": disorder, "cpu": cpu, "wall": wall}
+            "unanswered": unanswered, "busy": busy[0], "states": states, "disorder": disorder, "cpu": cpu, "wall": wall,
+            "pushed": pushed}
 
 
 # ----- big room: one game, three players, N audience phones -----

@@ -129,6 +129,9 @@ def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed:
         "haproxy_cpu": share(by_process.get("haproxy")),
         "refused": sum(f["refused"] for f in figures),
         "cpu_ms_per_action": round(1000 * cpu / actions, 2) if actions else None,
+        # the messages the server sent the sockets (states and round-trip probes of their own) during the measured
+        # play, per action: the part of an action's cost that is the stack's per message
+        "messages_per_action": round(sum(f.get("pushed", 0) for f in figures) / actions, 2) if actions else None,
         "latency": summary(latencies), "lost": sum(f["lost"] for f in figures),
         "disorder": sum(f["disorder"] for f in figures), "states": sum(f["states"] for f in figures),
         "server_cpu": round(100 * cpu / wall, 1), "generator_cpu": round(100 * generator_cpu, 1),
@@ -162,6 +165,7 @@ def floor(row: dict[str, Any], workers: int, duration_s: float, seed: int = 1) -
         "relay_lost": relay["lost"], "relay_refused": relay["refused"], "relay_server_cpu": relay["server_cpu"],
         "p99_ratio": ratio(row["latency"]["p99"], relay["latency"]["p99"]),
         "cpu_ratio": ratio(row["cpu_ms_per_action"], relay["cpu_ms_per_action"]),
+        "messages_per_action": row["messages_per_action"], "relay_messages_per_action": relay["messages_per_action"],
         "relay": relay,
     }
 

@@ -135,6 +135,9 @@ def test_the_party_plays_on_one_server_on_two_workers_behind_haproxy_and_on_the_
     assert floor["relay_refused"] == 0 and floor["relay"]["disorder"] == 0
     well_formed(floor["relay"]["latency"], floor["relay_actions"])
     assert floor["relay_cpu_ms_per_action"] > 0 and floor["cpu_ratio"] is not None
+    # every action is told to the room's three other sockets at least: the messages per action are counted
+    assert floor["messages_per_action"] >= 3 and floor["relay_messages_per_action"] >= 3, floor
+    assert "| messages/action | relay messages/action |" in printed
 
 
 @pytest.mark.live
