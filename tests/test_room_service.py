@@ -338,3 +338,28 @@ def test_a_game_keeps_its_timer_scale_when_the_server_restarts_with_another():
     assert room.session.state.turn_ms == 1000
     slow = RoomService(store, clock, include_unlisted=True, timer_scale=1.0)
     assert slow.room(room.code).session.state.turn_ms == 1000
+
+
+def test_the_running_clocks_are_written_together_once_every_save_interval():
+    """``Clocks.save``: one pass every CLOCK_SAVE_MS writes the clock of every running room in one transaction, so
+    that a restart resumes each timer at most that long (and a tick) ago. A pass at every tick that wrote the rooms
+    whose own interval had run out made four commits of a quarter of the rooms where one does."""
+    from host.clocks import CLOCK_SAVE_MS
+
+    clock = FakeClock()
+    service = make_service(clock=clock)
+    rooms = []
+    for _ in range(3):
+        rooms.append(started(service, players=2, bots=False, turn_seconds=120)[0])
+        clock.advance(70)  # games started at different moments: their own intervals end at different ticks
+    writes: list[dict[str, int]] = []
+    save_clocks = service.store.save_clocks
+    service.store.save_clocks = lambda clocks, release=None: (writes.append(dict(clocks)), save_clocks(clocks))[1]
+    for _ in range(4 * CLOCK_SAVE_MS // 50):  # the ticker's pace: a tick every 50 ms
+        service.tick()
+        clock.advance(50)
+    assert len(writes) == 4, writes  # one write a CLOCK_SAVE_MS, not one at every tick where a room's interval ended
+    assert all(set(w) == {r.code for r in rooms} for w in writes)  # every running room each time
+    for room in rooms:
+        assert service.store.clock(room.code) == writes[-1][room.code]
+        assert service.clocks.game_now(room) - writes[-1][room.code] <= CLOCK_SAVE_MS
