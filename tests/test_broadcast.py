@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from host.broadcast import (COALESCE_FROM, PLAYER_PROBE_PASSES, PROBE_WAIT_PASSES, SPECTATOR_PROBE_PASSES,
-                            WARM_SAMPLES)
+from host.broadcast import COALESCE_FROM, PLAYER_PROBE_PASSES, PROBE_WAIT_PASSES, SPECTATOR_PROBE_PASSES, WARM_SAMPLES
 from tests.conftest import Harness, control
 
 
