@@ -23,7 +23,7 @@ log = logging.getLogger("throneroom.sockets")
 # SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure. A player's probe
 # rides on the next state the phone gets (sent with an acknowledgement asked for), or is a ``sync`` message of its own
 # once PROBE_WAIT_PASSES passes went by without a state to that phone (one pass while it warms up): two messages
-# fewer per probe in a game that is moving, at the same rate (the party benchmark: 8.0 -> 7.0 messages per action).
+# fewer per probe in a game that is moving, at the same rate (the party benchmark: 8.0 -> 6.0 messages per action).
 PLAYER_PROBE_PASSES = 4
 PROBE_WAIT_PASSES = 3
 SPECTATOR_PROBE_PASSES = 20
