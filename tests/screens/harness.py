@@ -46,6 +46,9 @@ SETTLE_AND_CHECK = """async (opts) => {
     }
     return (""" + CHECKER + """)(opts);
 }"""
+# A state's frame on a page's socket: 42<namespace>,<ack id if it carries a round-trip probe>["state",...
+STATE_FRAME = re.compile(r'^42/(tv|play),\d*\["state"')
+RECHECKS = 3  # how often a check is done again when a state came in the middle of it
 LANGUAGES = ("en", "fa", "ro")
 TV_SIZES = ((1920, 1080), (1280, 720))
 PHONE_SIZES = ((360, 640), (430, 932))  # the smallest and the largest common phone: what fits both fits between
@@ -160,6 +163,7 @@ class StressRoom:
     phones: dict[str, Page] = field(default_factory=dict)
     robots: list[Robot] = field(default_factory=list)
     checked: int = 0
+    rechecked: int = 0  # checks done again because a state came in the middle (``_judge``)
 
     def __post_init__(self) -> None:
         self.tv = self._page(1920, 1080)
@@ -187,6 +191,14 @@ class StressRoom:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors  # type: ignore[attr-defined]
+        states = [0]  # the room's states this page received: a check that one came in the middle of is done again
+
+        def frame(payload: Any) -> None:
+            if isinstance(payload, str) and STATE_FRAME.match(payload):
+                states[0] += 1
+
+        page.on("websocket", lambda ws: ws.on("framereceived", frame))
+        page.states = states  # type: ignore[attr-defined]
         self.pages.append(page)
         return page
 
@@ -256,9 +268,16 @@ class StressRoom:
         tv = kind == "tv"
         min_px = MIN_TV_PX_AT_1080 * size[1] / 1080 if tv else 0
         role_min = {role: px * size[1] / 720 for role, px in ROLE_MIN_PX_AT_720.items()} if tv else None
-        found = page.evaluate(SETTLE_AND_CHECK, {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0],
-                                                 "roleMin": role_min, "fill": MAIN_PANEL_FILL if tv else 0,
-                                                 "stageShare": STAGE_SHARE})
+        options = {"lang": lang, "kind": kind, "minPx": min_px, "width": size[0], "roleMin": role_min,
+                   "fill": MAIN_PANEL_FILL if tv else 0, "stageShare": STAGE_SHARE}
+        for _ in range(RECHECKS):  # a state drawn during the check (a phone's new language told to the TV, say) left
+            # part of the screen for the next frame (the map's labels are fitted in one): what a person sees is the
+            # screen once that frame is drawn, so the check is done again
+            seen = page.states[0]  # type: ignore[attr-defined]
+            found = page.evaluate(SETTLE_AND_CHECK, options)
+            if page.states[0] == seen:  # type: ignore[attr-defined]
+                break
+            self.rechecked += 1
         size_text = f"{size[0]}x{size[1]}"
         for p in found:
             self.problems.append(Problem(stage, label, size_text, lang, p["kind"], p["where"], p["text"], p["detail"]))
@@ -315,7 +334,8 @@ class StressRoom:
         groups: dict[tuple[str, str, str], list[Problem]] = {}
         for p in self.problems:
             groups.setdefault((p.kind, p.where, p.text), []).append(p)
-        lines = [f"{len(self.problems)} problems in {len(groups)} groups ({self.checked} screens checked):"]
+        lines = [f"{len(self.problems)} problems in {len(groups)} groups ({self.checked} screens checked, "
+                 f"{self.rechecked} again after a state came in the middle of the check):"]
         for (kind, where, text), items in sorted(groups.items()):
             seen = sorted({f"{p.stage}/{p.page}/{p.size}/{p.lang}" for p in items})
             lines.append(f"- {kind:<16} {where}  «{text}»  {items[0].detail}")
