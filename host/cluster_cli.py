@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from host.cli import bounded  # (host/cli.py imports this module only inside its functions)
+
 ROOT = Path(__file__).resolve().parent.parent
 MAX_WORKERS = 99  # per machine: ids are (machine - 1) * 100 + worker
 SERVER_LINE = re.compile(r"\s+server\s")
@@ -47,24 +49,8 @@ def shipped_template() -> Path:
 
 # ----- arguments -----
 
-def worker_count(text: str) -> int:
-    try:
-        count = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--workers takes a number, not {text!r}") from None
-    if not 1 <= count <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"--workers must be 1 to {MAX_WORKERS}, not {count}")
-    return count
-
-
-def first_port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--first-port takes a number, not {text!r}") from None
-    if not 1 <= port <= 65535 - MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"--first-port must be 1 to {65535 - MAX_WORKERS}, not {port}")
-    return port
+worker_count = bounded(int, 1, MAX_WORKERS, "--workers")
+first_port = bounded(int, 1, 65535 - MAX_WORKERS, "--first-port")
 
 
 def machine_address(text: str) -> str:
@@ -111,14 +97,7 @@ def worker_id(text: str) -> str:
     return text
 
 
-def timeout_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--timeout takes seconds, not {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError("--timeout must be 0 to 3600 seconds")
-    return value
+timeout_seconds = bounded(float, 0, 3600, "--timeout")  # seconds
 
 
 def add_parser(sub: Any) -> None:

@@ -120,8 +120,8 @@ def test_haproxy_accepts_the_generated_configuration(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("options, said", [
-    (["--workers", "0"], "--workers must be 1 to 99"),
-    (["--workers", "two"], "--workers takes a number"),
+    (["--workers", "0"], "--workers must be between 1 and 99, not 0"),
+    (["--workers", "two"], "--workers must be a whole number, not 'two'"),
     (["--workers", "2", "--first-port", "65500"], "--first-port must be"),
     (["--workers", "2", "--host", "a b"], "--host takes an IP address or a host name"),
     (["--workers", "2", "--host", "10.0.0.1", "--host", "10.0.0.1"], "each --host once"),
