@@ -334,8 +334,9 @@ class StressRoom:
         groups: dict[tuple[str, str, str], list[Problem]] = {}
         for p in self.problems:
             groups.setdefault((p.kind, p.where, p.text), []).append(p)
-        lines = [f"{len(self.problems)} problems in {len(groups)} groups ({self.checked} screens checked, "
-                 f"{self.rechecked} again after a state came in the middle of the check):"]
+        head = (f"{len(self.problems)} problems in {len(groups)} groups ({self.checked} screens checked, "
+                f"{self.rechecked} again after a state came in the middle of the check):")
+        lines = [head]
         for (kind, where, text), items in sorted(groups.items()):
             seen = sorted({f"{p.stage}/{p.page}/{p.size}/{p.lang}" for p in items})
             lines.append(f"- {kind:<16} {where}  «{text}»  {items[0].detail}")
