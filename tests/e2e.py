@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -14,6 +15,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+# A room state's WebSocket frame as a page receives it: 42<namespace>,<ack id>["state",... The ack id (group 2) is there
+# when the state carries the server's round-trip probe (host/broadcast.py, docs/protocol.md), else empty.
+STATE_FRAME = re.compile(r'^42/(tv|play),(\d*)\["state"')
 
 
 def launch(playwright: Any) -> Any:

@@ -9,10 +9,9 @@ import re
 from typing import Any
 
 from tests.conftest import LiveServer
-from tests.e2e import join, new_page
+from tests.e2e import STATE_FRAME, join, new_page
 from tests.live import HostedRoom
 
-STATE = re.compile(r'^42/play,(\d+)\["state"')  # a Socket.IO event with an ack id: 42<namespace>,<id>[...]
 ACK = re.compile(r"^43/play,(\d+)\[")
 
 
@@ -30,7 +29,7 @@ def test_a_phone_page_acknowledges_a_state_that_carries_the_round_trip_probe(bro
     join(ana, f"{server.url}/join/{room.code}", "Ana")
 
     def probed_states() -> set[str]:
-        return {m.group(1) for m in map(STATE.match, received) if m}
+        return {m.group(2) for m in map(STATE_FRAME.match, received) if m and m.group(2)}  # with an ack id
 
     def acked() -> set[str]:
         return probed_states() & {m.group(1) for m in map(ACK.match, sent) if m}

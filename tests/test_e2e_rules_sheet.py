@@ -5,17 +5,14 @@ Escape or Close shuts it. The games add their own parts (cards, statuses) throug
 from __future__ import annotations
 
 import json
-import re
 import time
 from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.e2e import PHONE, join, new_page, open_tv, set_setting, shot
+from tests.e2e import PHONE, STATE_FRAME, join, new_page, open_tv, set_setting, shot
 
 CATALOG = Path(__file__).resolve().parent.parent / "host/i18n"
-# a state frame on the phone's socket, with an ack id when it carries the server's round-trip probe (host/broadcast.py)
-STATE = re.compile(r'^42/play,\d*\["state"')
 
 
 def howto_lines(game: str, language: str) -> list[str]:
@@ -31,7 +28,7 @@ def test_rules_open_during_a_game_on_the_tv_and_on_a_phone(server, browser):
     ana, bob = new_page(browser, **PHONE), new_page(browser, **PHONE)
     locked = []  # the states Bob's phone received with the room locked
     bob.on("websocket", lambda ws: ws.on("framereceived", lambda frame: locked.append(1) if (
-        isinstance(frame, str) and STATE.match(frame) and '"locked":true' in frame) else None))
+        isinstance(frame, str) and STATE_FRAME.match(frame) and '"locked":true' in frame) else None))
     join(ana, f"{server.url}/join/{code}", "Ana")
     join(bob, f"{server.url}/join/{code}", "Bob")
     tv.click("[data-game=quiz]")

@@ -25,7 +25,7 @@ import socketio
 from playwright.sync_api import Page
 
 from tests.conftest import LiveServer
-from tests.e2e import ARTIFACTS
+from tests.e2e import ARTIFACTS, STATE_FRAME
 from tests.screens import axe
 
 CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
@@ -46,8 +46,6 @@ SETTLE_AND_CHECK = """async (opts) => {
     }
     return (""" + CHECKER + """)(opts);
 }"""
-# A state's frame on a page's socket: 42<namespace>,<ack id if it carries a round-trip probe>["state",...
-STATE_FRAME = re.compile(r'^42/(tv|play),\d*\["state"')
 RECHECKS = 3  # how often a check is done again when a state came in the middle of it
 LANGUAGES = ("en", "fa", "ro")
 TV_SIZES = ((1920, 1080), (1280, 720))
