@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
 from tests.e2e import PHONE, join, new_page, open_tv, shot
+from tests.live import client
 
 SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 640}}
 PRIVATE_FIELDS = ("you", "status", "crowns", "debts", "disclosures", "chronicle", "prompts", "actions", "used")
@@ -54,6 +55,16 @@ def test_a_member_lets_a_latecomer_in_and_a_refused_one_never_sees_the_house(bro
     dan.goto(f"{url}/join/{code}")
     dan.fill("#name", "Dan")
     dan.click("#join-player")
+    # The picker stays the same element while what it shows is the same: a redraw of the screen around it (another
+    # latecomer joins) does not replace the button under Dan's thumb, whose tap was lost that way.
+    expect(dan.locator("#team-picker")).to_be_visible()
+    dan.evaluate("() => { document.getElementById('team-picker').dataset.kept = 'yes'; "
+                 "document.getElementById('game-area').dataset.kept = 'yes'; }")
+    eve = client(url, "/play")
+    assert eve.call("join", {"code": code, "name": "Eve", "role": "player"}, namespace="/play", timeout=10)["ok"]
+    dan.wait_for_function("() => !document.getElementById('game-area').dataset.kept")  # the screen was redrawn
+    assert dan.evaluate("() => document.getElementById('team-picker').dataset.kept") == "yes"
+    eve.disconnect()
     dan.click("#team-picker [data-team='1']")
     expect(dan.locator("#house-waiting")).to_contain_text("Waiting for")
     expect(dan.locator(".c-me")).to_have_count(0)

@@ -295,11 +295,21 @@
   }
 
   /* Team games (CROWN-D2): a big button per team with its colour and members; the player's own is marked. The
-   * teams come in ``order`` (by default as the game numbers them). */
+   * teams come in ``order`` (by default as the game numbers them). The picker is the same element across redraws
+   * while what it shows is the same: a latecomer's tap on a house, during a game whose bots keep redrawing the
+   * screen, was lost when its button was replaced between press and release (a fresh-clone run of the houses test). */
+  let keptPicker = {key: null, node: null};
   function teamPicker(keys, colours, membersOf, mine, order) {
+    const teams = order || keys.map((_, i) => i);
+    const key = JSON.stringify([keys, colours, teams, teams.map(membersOf), mine, TR.lang]);
+    if (keptPicker.key !== key) keptPicker = {key, node: buildTeamPicker(keys, colours, membersOf, mine, teams)};
+    return keptPicker.node;
+  }
+
+  function buildTeamPicker(keys, colours, membersOf, mine, order) {
     return h("div", {class: "team-picker", id: "team-picker", role: "group", "aria-label": t("phone.pick_team")},
       h("p", {class: "big-text"}, t("phone.pick_team")),
-      (order || keys.map((_, i) => i)).map((i) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
+      order.map((i) => h("button", {class: "team-button" + (mine === i ? " chosen" : ""), "data-team": i,
         "aria-pressed": mine === i ? "true" : "false", style: "--team: " + (colours[i] || "#888"),
         onclick: async () => {
           houseNote = null;  /* a new pick: the last house's answer is old news */
