@@ -95,8 +95,8 @@
   function render(next) {
     if (state && next.epoch === state.epoch && next.version < state.version) return;
     if (!TR.whenReady(unready, next, TR.prepare([next.language], [next.game && next.game.id]), render)) return;
+    if (next !== state) receivedAt = performance.now();  /* a redraw of the same state (tr-refresh) keeps its clock */
     state = next;
-    receivedAt = performance.now();
     isHost = state.host;
     if (state.language !== TR.lang) TR.setLang(state.language);
     update(document.getElementById("host-controls"), [isHost, state.language, state.locked, TR.lang],
