@@ -137,6 +137,18 @@ def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | 
     return {kind: value}
 
 
+def opening(game: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """A seat's view as its phone page acts on it, and in how many seconds: a Short Campaign question previewed for
+    this seat opens at its shown time with no new state (engine/core.py ``foreseen``), so its answers are legal
+    from then on, as the page unlocks its buttons by the clock (host/static/games/campaign.js ``current``)."""
+    view = game["view"]
+    q = view.get("question")
+    if view.get("phase") != "preview" or not q or game.get("you") not in q["seats"]:
+        return view, 0.0
+    legal = [["answer", None]] if q["kind"] == "numeric" else [["choice", i] for i in range(len(q["options"]))]
+    return {**view, "legal": legal}, max(0, q["opens_ms"] - game["now_ms"]) / 1000
+
+
 class Player:
     """A phone playing a Short Campaign seat with a bot's human-looking timing: it acts after a random part of
     the time left, and records the version its action produced (from the acknowledgement)."""
@@ -156,13 +168,14 @@ class Player:
         game = state.get("game")
         if not game or state.get("phase") != "playing" or state.get("paused") or game.get("you") is None:
             return
-        view = game["view"]
+        view, wait = opening(game)
         step = game["step"]
         if step in self.handled or not view.get("legal") or now_ms() > self.stop_at:
             return
         self.handled.add(step)
-        left = max(200, (game["deadline_ms"] or 0) - game["now_ms"])
-        delay = self.rng.uniform(0.15, 0.6) * left / 1000
+        left = max(200, (game["deadline_ms"] or 0) - game["now_ms"]) if not wait else \
+            max(200, view["question"]["closes_ms"] - view["question"]["opens_ms"])
+        delay = wait + self.rng.uniform(0.15, 0.6) * left / 1000
         asyncio.get_running_loop().create_task(self.act(step, view, delay))
 
     async def act(self, step: int, view: dict[str, Any], delay: float) -> None:
@@ -307,18 +320,19 @@ class Spectator:
         if not game or not game["view"].get("question"):
             return
         q = game["view"]["question"]
-        if self.key is None and game["view"]["phase"] == "answer":
-            self.key = q["opens_ms"]
-            asyncio.get_running_loop().create_task(self.answer(q, game["step"]))
+        if self.key is None and game["view"]["phase"] in ("preview", "answer"):  # a preview opens on time with no
+            self.key = q["opens_ms"]  # new state: the phone unlocks it by the clock, as the page does (``opening``)
+            wait = max(0, q["opens_ms"] - game["now_ms"]) / 1000 if game["view"]["phase"] == "preview" else 0.0
+            asyncio.get_running_loop().create_task(self.answer(q, game["step"], wait))
         if q["opens_ms"] == self.key and q["revealed"] and self.reveal_at is None:
             self.reveal_at = now_ms()
         you = (state.get("audience") or {}).get("you") or {}
         if self.key is not None and you.get("key") == self.key and you.get("result") and self.result_at is None:
             self.result_at = now_ms()
 
-    async def answer(self, q: dict[str, Any], step: int) -> None:
+    async def answer(self, q: dict[str, Any], step: int, wait: float = 0.0) -> None:
         delay = self.rng.uniform(0, 1.0)
-        await asyncio.sleep(delay)
+        await asyncio.sleep(wait + delay)
         action = {"answer": self.rng.randint(0, 2000)} if q["kind"] == "numeric" else {
             "choice": self.rng.randrange(len(q["options"]))}
         self.sent = now_ms()

@@ -519,9 +519,18 @@ class Game(ABC, Generic[S, A]):
         return None
 
     def step(self, state: S) -> int | None:
-        """A number that changes whenever what a seat may do changes; a client that sends an older one is
-        refused as stale. ``None``: the game does not check."""
+        """A number that changes whenever what a seat may do changes in a way its screen could not foresee; a client
+        that sends an older one is refused as stale. A change the screens make by the clock (``foreseen``) keeps it:
+        a phone that unlocked a question at its shown time answers with the step it saw. ``None``: the game does not
+        check."""
         return None
+
+    def foreseen(self, before: S, after: S) -> bool:
+        """Whether a timeout that made ``after`` from ``before`` is one every screen makes by itself, at the time the
+        state before it showed (a question's preview that unlocks at its shown instant): the room then sends no
+        state for it, and ``step`` must not change. The pages draw such a state as the later one once its time has
+        come (host/static/games/campaign.js ``current``). Default: no (every change is sent)."""
+        return False
 
     def is_over(self, state: S) -> bool:
         """Whether the game has ended."""

@@ -494,11 +494,13 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         if state.phase == "preview":
             asking = state.asking
             assert asking is not None  # a preview shows the question about to open
-            # the host may skip the preview: the question then opens now, with its whole answer time
+            # the host may skip the preview: the question then opens now, with its whole answer time (a new step);
+            # at its own time it opens as every screen already shows it (the same step: ``foreseen``)
             opens = min(now_ms, asking.opens_ms)
+            skipped = opens != asking.opens_ms
             asking = replace(asking, opens_ms=opens, closes_ms=opens + asking.closes_ms - asking.opens_ms)
             return replace(state, asking=asking, phase="answer", deadline_ms=asking.next_deadline(),
-                           step=state.step + 1)
+                           step=state.step + 1 if skipped else state.step)
         if state.phase == "answer":
             asking = state.asking
             if asking is not None and state.deadline_ms is not None and now_ms >= state.deadline_ms:
@@ -935,5 +937,11 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
                        shared_places(ranking, key.__getitem__))
 
     def step(self, state: CampaignState) -> int:
-        """Changes whenever the phase changes (an answer alone does not)."""
+        """Changes whenever the phase changes (an answer alone does not), except when a question's preview ends at its
+        own time: the phones unlock it by the clock (``foreseen``)."""
         return state.step
+
+    def foreseen(self, before: CampaignState, after: CampaignState) -> bool:
+        """A preview that ended at the time it showed: the question opens as every screen counts down to it."""
+        return before.phase == "preview" and after.phase == "answer" and before.asking is not None \
+            and after.asking is not None and after.asking.opens_ms == before.asking.opens_ms

@@ -506,6 +506,28 @@ TR.games.campaign = (() => {
       answerLog(game, view));
   }
 
+  /* A question's preview that ends at its own time comes with no new state (engine/core.py ``foreseen``): from that
+   * instant every screen draws the game as the open question, and asks for one redraw then (a timer that fires a
+   * little early asks again). Not while the room is paused or holds still: its clock stands. */
+  let unlock = {at: null, timer: null};
+  function current(game, state, receivedAt) {
+    const view = game && game.view;
+    const q = view && view.question;
+    if (!q || view.phase !== "preview" || (state && (state.paused || state.hold))) return game;
+    const at = TR.localTime(q.opens_ms, game, receivedAt);
+    if (performance.now() >= at) {
+      return Object.assign({}, game, {deadline_ms: q.closes_ms, view: Object.assign({}, view, {phase: "answer"})});
+    }
+    if (unlock.at !== q.opens_ms) {
+      clearTimeout(unlock.timer);
+      unlock = {at: q.opens_ms, timer: setTimeout(() => {
+        unlock.at = null;
+        window.dispatchEvent(new Event("tr-refresh"));
+      }, at - performance.now() + 5)};
+    }
+    return game;
+  }
+
   let logOpen = false;
   let heard = {phase: null, last: null};
 
@@ -523,6 +545,7 @@ TR.games.campaign = (() => {
 
   function tv(el, game, state, receivedAt) {
     el.classList.add("camp");
+    game = current(game, state, receivedAt);
     if (onPhone()) { watcher(el, game, state); return; }  /* a phone that watches: the phone's own view */
     const view = game.view;
     cues(view);
@@ -633,6 +656,7 @@ TR.games.campaign = (() => {
 
   function phone(el, game, state, act, receivedAt) {
     el.classList.add("camp");
+    game = current(game, state, receivedAt);
     const view = game.view;
     const me = game.you;
     const q = view.question;
@@ -711,6 +735,7 @@ TR.games.campaign = (() => {
    * to the game), its own result after the reveal, and the watcher's view in between. */
   function audience(el, game, state, act, receivedAt) {
     el.classList.add("camp");
+    game = current(game, state, receivedAt);
     const view = game.view;
     const q = view.question;
     const mine = state.audience.you || {};
