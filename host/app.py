@@ -218,6 +218,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     socketio.on_namespace(PlayerNamespace("/play"))
     runtime.broadcaster = broadcaster = Broadcaster(runtime)  # the room service's transport
     service.notify = broadcaster.notify
+    service.on_foreseen = broadcaster.foreseen
     service.on_kick = broadcaster.kick
     service.tell_phone = broadcaster.tell_phone  # claims answered, house requests
     service.on_moved = broadcaster.moved

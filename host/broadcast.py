@@ -4,8 +4,10 @@ room service's transport: host/app.py wires its methods as the service's ``notif
 ``on_moved``, and the app's probe task calls ``probe_all``.
 
 A broadcast is built once per audience and room: the TV's state once for all screens, the public view once for all
-spectators (encoded once, each spectator's own part spliced in: host/sockets.py ``Spliced``), and a spectator whose
-phone would show nothing new gets no message. Under eventlet a big room's changes are coalesced (``notify``).
+spectators (encoded once, each spectator's own part spliced in: host/sockets.py ``Spliced``), and a phone that would
+show nothing new gets no message: a spectator's, or a player's whose state, clock and version aside, is the one it
+was last sent (another player's answer, which a Short Campaign phone does not show). The TV is sent every change.
+Under eventlet a big room's changes are coalesced (``notify``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ PACE_EVERY = 100  # a big room's broadcast lets the other green threads run afte
 COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (notify)
 
 
+def unclocked(state: dict[str, Any]) -> dict[str, Any]:
+    """A state as its screen shows it: without the room's version and the game clock's reading, which move with every
+    change and every second. Two states equal this way draw the same screen."""
+    game = state.get("game")
+    return {**state, "version": 0, "game": game and {**game, "now_ms": 0}}
+
+
 class Broadcaster:
     """The broadcast of room states and the server's other messages to the sockets of one app (``rt``: its
     host/app.py ``Runtime``); see the module docstring."""
@@ -46,6 +55,8 @@ class Broadcaster:
         self.sending: set[str] = set()  # big rooms whose states a green thread is sending now
         self.shown: dict[str, str] = {}  # room code -> what its spectators' phones last got, clock and version aside
         self.own_sent: dict[str, dict[str, str]] = {}  # room code -> sid -> that spectator's own part last sent
+        self.player_sent: dict[str, dict[str, Any]] = {}  # room code -> sid -> a player's state last sent, clock
+        # and version aside (``send_states``)
         self.warming: set[str] = set()  # players' phones with fewer than WARM_SAMPLES round trips: probed every pass
         self.due: dict[str, int] = {}  # players' phones whose probe waits for their next state -> the pass at which
         # it is sent as a sync of its own if none came (probe_all, send_states)
@@ -80,10 +91,18 @@ class Broadcaster:
         finally:
             self.sending.discard(code)
 
-    def send_states(self, code: str, pace: bool = False) -> None:
+    def foreseen(self, code: str) -> None:
+        """The room changed in a way every screen makes by itself at the time it showed (the service's
+        ``on_foreseen``: a Short Campaign preview that ends on time, engine/core.py ``Game.foreseen``): nothing is
+        sent, but each phone's view as its page now draws it is noted as shown, so that the next change sends a phone
+        only what it does not show yet (``send_states``)."""
+        self.send_states(code, shown_only=True)
+
+    def send_states(self, code: str, pace: bool = False, shown_only: bool = False) -> None:
         """Every socket of the room gets its view. With ``pace`` (a big room's coalesced send), the loop lets the
         other green threads run every ``PACE_EVERY`` sockets: five thousand views in one go held up the ticker long
-        enough for the worker to lose its lease on the room (the 5,000-phone benchmark on workers)."""
+        enough for the worker to lose its lease on the room (the 5,000-phone benchmark on workers). With
+        ``shown_only`` (``foreseen``), the phones' views are noted as shown and nothing is sent."""
         service, socketio, relay = self.service, self.socketio, self.rt.relay
         room = service.rooms.get(code)
         if room is None:
@@ -92,6 +111,7 @@ class Broadcaster:
         common: dict[Any, Any] = {}  # what all the room's views have in common, built once (RoomService._view)
         spectators_changed = True
         own_before, own_now = self.own_sent.get(code, {}), {}
+        player_before, player_now = self.player_sent.get(code, {}), {}
         relayed: dict[str, Any] | None = {} if relay is not None else None
         for i, (sid, seat_id) in enumerate(list(service.connections.of_room(code).items())):
             if pace and i and i % PACE_EVERY == 0:
@@ -110,24 +130,33 @@ class Broadcaster:
                 state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded, audience)
                 own = state.own_json()
                 own_now[sid] = own
-                if not spectators_changed and own_before.get(sid) == own:
+                if shown_only or not spectators_changed and own_before.get(sid) == own:
                     continue  # nothing this phone shows changed (someone joined, say): no message to it
                 if relayed is not None and sid in relay.remote:
                     relayed[sid] = state  # a phone on another worker: one message per worker (host/relay.py)
                     continue
                 socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
                 continue
+            if seat_id is None and shown_only:
+                continue
             if key not in cache:
                 cache[key] = service.view(room, seat_id, as_host, shared=common)
             if seat_id is None:
                 socketio.emit("state", cache[key], to=sid, namespace="/tv", ignore_queue=True)
-            elif sid in self.due and not pace:  # its round trip is due: timed on this state (a paced send's sockets
+                continue
+            seen = player_now[sid] = unclocked(cache[key])
+            if shown_only or player_before.get(sid) == seen:
+                continue  # nothing this player's phone shows changed (another player answered, say): no message
+            if sid in self.due and not pace:  # its round trip is due: timed on this state (a paced send's sockets
                 del self.due[sid]  # wait for the rest of their batch, which would count as network time)
                 socketio.emit("state", cache[key], to=sid, namespace="/play", ignore_queue=True,
                               callback=self.timer(sid))
             else:
                 socketio.emit("state", cache[key], to=sid, namespace="/play", ignore_queue=True)
         self.own_sent[code] = own_now
+        self.player_sent[code] = player_now
+        if shown_only:
+            return
         if relayed:
             relay.send_states(code, relayed)
         self.send_remote(room)
@@ -147,6 +176,7 @@ class Broadcaster:
         (its spectators' last public view, some kilobytes)."""
         self.shown.pop(code, None)
         self.own_sent.pop(code, None)
+        self.player_sent.pop(code, None)
         self.pending.discard(code)  # a green thread about to send it finds nothing to send (``send_pending``)
         self.warming.difference_update(sids)
         for sid in sids:
@@ -154,9 +184,9 @@ class Broadcaster:
 
     def left(self, code: str, sid: str) -> None:
         """A socket left its room (the service's ``on_left``): drop what is kept for it."""
-        own = self.own_sent.get(code)
-        if own is not None:
-            own.pop(sid, None)
+        for kept in (self.own_sent.get(code), self.player_sent.get(code)):
+            if kept is not None:
+                kept.pop(sid, None)
         self.warming.discard(sid)
         self.due.pop(sid, None)
 

@@ -125,6 +125,7 @@ class RoomService:
         self.audience = Audience(store.engine)  # spectators' play-along (host/audience.py), outside the game
         # The transport (host/broadcast.py Broadcaster, wired by host/app.py); without it, nobody is told anything.
         self.notify: Callable[[str], None] = lambda code: None  # a room changed: send its sockets their views
+        self.on_foreseen: Callable[[str], None] = lambda code: None  # it changed as its screens show by themselves
         self.on_kick: Callable[[str, int], None] = lambda code, seat_id: None  # tell a kicked seat's phones
         self.tell_phone: Callable[[str, str, dict[str, Any]], None] = lambda sid, event, data: None  # tell a phone
         self.on_moved: Callable[[str, list[str]], None] = lambda code, sids: None  # close a room's sockets
@@ -294,7 +295,9 @@ class RoomService:
             self.audience.observe(room, data["gt"])
             session = room.session
             foreseen = before is not None and session is not None and session.game.foreseen(before, session.state)
-        if not foreseen:
+        if foreseen:
+            self.on_foreseen(room.code)
+        else:
             self.notify(room.code)
         return result
 

@@ -1,6 +1,6 @@
 """host/broadcast.py ``Broadcaster``, through Flask-SocketIO's test clients on a fake clock: every socket of a room gets
-its own view when the room changes, at once in a party-sized room and coalesced in a big one; a spectator is not sent
-what its phone already shows; round trips are probed as often as fair timing needs; a kicked seat's phones are told
+its own view when the room changes, at once in a party-sized room and coalesced in a big one; a phone is not sent
+what it already shows; round trips are probed as often as fair timing needs; a kicked seat's phones are told
 and let go; a room that moved to another worker has its sockets closed, so that they reconnect there."""
 
 from __future__ import annotations
@@ -120,14 +120,65 @@ def test_a_spectator_whose_view_did_not_change_gets_no_message(harness: Harness)
     tv.get_received("/tv")
     viewer = harness.tv()  # another screen starts watching: the room's version moves, a phone shows nothing new
     assert viewer.emit("watch", {"code": code}, namespace="/tv", callback=True)["ok"]
-    assert len(states(tv, "/tv")) == 1 and len(states(ana)) == 1  # a player's phone is always sent its state
-    assert states(fan) == [] and states(gil) == []
+    assert len(states(tv, "/tv")) == 1  # the TV is sent every change
+    assert states(ana) == [] and states(fan) == [] and states(gil) == []  # a player's phone neither (below)
     assert fan.emit("rename", {"name": "Fanny"}, namespace="/play", callback=True)["ok"]  # only its own part
     renamed = states(fan)
     assert len(renamed) == 1 and renamed[0]["me"]["name"] == "Fanny"
     assert states(gil) == []
     assert control(tv, "lock", locked=True)["ok"]  # something both phones show
     assert [s["locked"] for s in states(fan)] == [True] and [s["locked"] for s in states(gil)] == [True]
+
+
+def test_a_player_whose_screen_another_answer_does_not_change_gets_no_message(harness: Harness):
+    """A Short Campaign question: each answer changes the TV (who has answered) and the answering phone (its answer
+    taken), not the other players' phones, which show only their own answer. They were each sent a whole state
+    anyway: a third of the party benchmark's messages."""
+    code, tv = harness.host_room()
+    phones = {name: harness.join(code, name)[0] for name in ("Ana", "Bob", "Cy")}
+    assert control(tv, "select_game", game="campaign")["ok"]
+    assert control(tv, "settings", game="campaign", settings={"bots": False, "preview_seconds": 0})["ok"]
+    assert control(tv, "start")["ok"]
+    tv.get_received("/tv")
+    for client in phones.values():
+        client.get_received("/play")
+    answer = phones["Ana"].emit("action", {"action": {"answer": "12"}}, namespace="/play", callback=True)
+    assert answer["ok"], answer
+    got = {name: states(client) for name, client in phones.items()}
+    shown = states(tv, "/tv")
+    assert len(shown) == 1 and shown[0]["game"]["view"]["question"]["answered"] == [0]
+    assert len(got["Ana"]) == 1 and got["Ana"][0]["game"]["view"]["question"]["yours"] == 12
+    assert got["Bob"] == [] and got["Cy"] == []
+    assert phones["Bob"].emit("action", {"action": {"answer": "7"}}, namespace="/play", callback=True)["ok"]
+    assert [len(states(client)) for client in phones.values()] == [0, 1, 0]
+    assert phones["Cy"].emit("action", {"action": {"answer": "9"}}, namespace="/play", callback=True)["ok"]
+    revealed = {name: states(client) for name, client in phones.items()}  # the last answer closes it: everyone
+    assert all(len(sent) == 1 and sent[0]["game"]["view"]["question"]["revealed"] for sent in revealed.values())
+
+
+def test_a_preview_that_opens_on_time_counts_as_shown_on_every_phone(harness: Harness):
+    """The preview's end is sent to no one (engine/core.py ``Game.foreseen``): each page opens the question by its
+    clock. The phones' views after it are noted as shown, so the first answer, too, goes only where it changes
+    something: the TV and the answering phone. A spectator, too, sees the question open by itself."""
+    code, tv = harness.host_room()
+    phones = {name: harness.join(code, name)[0] for name in ("Ana", "Bob", "Cy")}
+    fan, _ = harness.join(code, "Fan", "spectator")
+    assert control(tv, "select_game", game="campaign")["ok"]
+    assert control(tv, "settings", game="campaign", settings={"bots": False, "preview_seconds": 3})["ok"]
+    assert control(tv, "start")["ok"]
+    room = harness.service.room(code)
+    assert room.session.state.phase == "preview"
+    tv.get_received("/tv")
+    for client in (*phones.values(), fan):
+        client.get_received("/play")
+    harness.clock.advance(3000)
+    harness.service.tick()
+    assert room.session.state.phase == "answer"
+    assert states(tv, "/tv") == [] and all(states(c) == [] for c in (*phones.values(), fan))  # told nobody
+    assert phones["Ana"].emit("action", {"action": {"answer": "12"}}, namespace="/play", callback=True)["ok"]
+    assert len(states(tv, "/tv")) == 1 and len(states(phones["Ana"])) == 1
+    assert states(phones["Bob"]) == [] and states(phones["Cy"]) == []
+    assert len(states(fan)) == 1  # the public view shows who has answered
 
 
 def test_round_trips_are_measured_often_for_players_and_at_once_for_a_newcomer_rarely_for_spectators():

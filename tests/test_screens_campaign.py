@@ -61,10 +61,12 @@ class Table:
         assert answer["ok"], (seat, action, answer)
 
     def answered(self, seats: set[int]) -> None:
-        """Wait until the open question shows these seats as answered (or has closed)."""
+        """Wait until each of these seats' phones shows its answer as taken (or the question has closed). (A phone's
+        view lists no one else's answers: only the TV's does.)"""
         def done() -> bool:
             q = self.view()["question"]
-            return q is None or q["revealed"] or seats <= set(q["answered"])
+            return q is None or q["revealed"] or all(
+                self.seats[s].game["view"]["question"].get("yours") is not None for s in seats)
         self.room.wait_until(done, f"answers of {sorted(seats)}")
 
     def play(self, policy: Policy) -> dict[str, Any]:

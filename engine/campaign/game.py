@@ -864,7 +864,9 @@ class CampaignGame(Game[CampaignState, CampaignAction]):
         view = {**question.public(), "purpose": asking.purpose, "seats": list(asking.seats),
                 "opens_ms": asking.opens_ms,  # CAMP-X1: a seat sees its own window's end, everyone else the standard
                 "closes_ms": asking.window_end(seat) if seat is not None and seat in asking.seats else asking.closes_ms,
-                "answered": [a.seat for a in asking.answers], "revealed": asking.revealed}
+                "revealed": asking.revealed}
+        if seat is None:  # who has answered so far: the TV's (and spectators') list; a phone shows its own answer
+            view["answered"] = [a.seat for a in asking.answers]  # only, so another's answer sends it nothing
         if asking.revealed:
             view["correct"] = question.answer if isinstance(question, NumericQuestion) else question.correct
             view["answers"] = [{**a.figures(),
