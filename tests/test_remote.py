@@ -327,10 +327,13 @@ def test_the_remote_has_the_tv_s_room_controls_too_lock_language_packs_and_exten
     assert remote(sam, "packs", packs=[first])["ok"]
     assert remote_views(sam)[-1]["packs"]["selected"] == [first]
     seat = last_state(ana, "/play")["me"]["id"]
+    ben = last_state(phones["Ben"], "/play")["me"]["id"]
     assert remote(sam, "extra_time", seat=seat, factor=2)["ok"]
     assert remote_views(sam)[-1]["extra_time"] == {str(seat): 2}
-    for phone in (ana, phones["Ben"]):
-        states = [m["args"][0] for m in inbox(phone) if m["name"] == "state"]
-        assert states and not any("extra_time" in state for state in states)
+    for phone, seat_id in ((ana, seat), (phones["Ben"], ben)):  # a player's phone shows nothing new: it is sent
+        states = [m["args"][0] for m in inbox(phone) if m["name"] == "state"]  # nothing (host/broadcast.py), and
+        assert not any("extra_time" in state for state in states)  # its state, as the server builds it, has none
+        assert "extra_time" not in harness.service.view(room, seat_id)
+    assert harness.service.view(room, None, as_host=True)["extra_time"] == {str(seat): 2}
     assert error(remote(sam, "extra_time", seat=seat, factor=3))[1] == "factor"
     assert remote_views(sam)[-1]["extra_time"] == {str(seat): 2}
