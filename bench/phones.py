@@ -137,16 +137,23 @@ def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | 
     return {kind: value}
 
 
-def opening(game: dict[str, Any]) -> tuple[dict[str, Any], float]:
-    """A seat's view as its phone page acts on it, and in how many seconds: a Short Campaign question previewed for
-    this seat opens at its shown time with no new state (engine/core.py ``foreseen``), so its answers are legal
-    from then on, as the page unlocks its buttons by the clock (host/static/games/campaign.js ``current``)."""
+def until_open(game: dict[str, Any]) -> float:
+    """Seconds until a Short Campaign question in its preview opens (0 once open): it opens at its shown time with no
+    new state (engine/core.py ``foreseen``), and a phone unlocks it by the clock as the page does
+    (host/static/games/campaign.js ``current``)."""
+    q = game["view"].get("question")
+    return max(0, q["opens_ms"] - game["now_ms"]) / 1000 if q and game["view"].get("phase") == "preview" else 0.0
+
+
+def opening(game: dict[str, Any]) -> tuple[dict[str, Any], float, int]:
+    """A seat's view as its phone page acts on it, in how many seconds, and the ms it then has: a question previewed
+    for this seat has its answers legal from its opening (``until_open``) for its whole window."""
     view = game["view"]
     q = view.get("question")
     if view.get("phase") != "preview" or not q or game.get("you") not in q["seats"]:
-        return view, 0.0
+        return view, 0.0, (game["deadline_ms"] or 0) - game["now_ms"]
     legal = [["answer", None]] if q["kind"] == "numeric" else [["choice", i] for i in range(len(q["options"]))]
-    return {**view, "legal": legal}, max(0, q["opens_ms"] - game["now_ms"]) / 1000
+    return {**view, "legal": legal}, until_open(game), q["closes_ms"] - q["opens_ms"]
 
 
 class Player:
@@ -168,14 +175,12 @@ class Player:
         game = state.get("game")
         if not game or state.get("phase") != "playing" or state.get("paused") or game.get("you") is None:
             return
-        view, wait = opening(game)
+        view, wait, left = opening(game)
         step = game["step"]
         if step in self.handled or not view.get("legal") or now_ms() > self.stop_at:
             return
         self.handled.add(step)
-        left = max(200, (game["deadline_ms"] or 0) - game["now_ms"]) if not wait else \
-            max(200, view["question"]["closes_ms"] - view["question"]["opens_ms"])
-        delay = wait + self.rng.uniform(0.15, 0.6) * left / 1000
+        delay = wait + self.rng.uniform(0.15, 0.6) * max(200, left) / 1000
         asyncio.get_running_loop().create_task(self.act(step, view, delay))
 
     async def act(self, step: int, view: dict[str, Any], delay: float) -> None:
@@ -324,10 +329,9 @@ class Spectator:
         if not game or not game["view"].get("question"):
             return
         q = game["view"]["question"]
-        if self.key is None and game["view"]["phase"] in ("preview", "answer"):  # a preview opens on time with no
-            self.key = q["opens_ms"]  # new state: the phone unlocks it by the clock, as the page does (``opening``)
-            wait = max(0, q["opens_ms"] - game["now_ms"]) / 1000 if game["view"]["phase"] == "preview" else 0.0
-            asyncio.get_running_loop().create_task(self.answer(q, game["step"], wait))
+        if self.key is None and game["view"]["phase"] in ("preview", "answer"):  # a preview: unlocked by the clock
+            self.key = q["opens_ms"]
+            asyncio.get_running_loop().create_task(self.answer(q, game["step"], until_open(game)))
         if q["opens_ms"] == self.key and q["revealed"] and self.reveal_at is None:
             self.reveal_at = now_ms()
         you = (state.get("audience") or {}).get("you") or {}

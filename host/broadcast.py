@@ -123,8 +123,7 @@ class Broadcaster:
                 if "spectators" not in cache:
                     shared, encoded, audience = public_parts(service, room)
                     cache["spectators"] = shared
-                    seen = shared_json({**shared, "version": 0, "spectator_count": 0,
-                                        "game": shared["game"] and {**shared["game"], "now_ms": 0}})
+                    seen = shared_json({**unclocked(shared), "spectator_count": 0})
                     spectators_changed = self.shown.get(code) != seen
                     self.shown[code] = seen
                 state = Spliced(service.spectator_view(room, seat_id, cache["spectators"]), encoded, audience)

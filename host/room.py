@@ -990,8 +990,9 @@ class Room:
             action = game.parse_action(data.get("action"))
         if not game.can_act(session.state, slot):
             raise RoomError("not_your_turn", "you cannot act now")
-        step = data.get("step")  # (a replayed action passed this check when it came: a log written before the
-        # Campaign kept its step at a preview's own end carries the step after it, and must still replay)
+        # A replayed action passed this check when it came: a log written before the Campaign kept its step at a
+        # preview's own end carries the step after it, and must still replay.
+        step = data.get("step")
         if step is not None and not self.replaying and step != game.step(session.state):
             raise RoomError("stale", "the game has moved on: look again", "step")
         with game_errors():

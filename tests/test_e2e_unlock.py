@@ -38,7 +38,7 @@ def test_pages_open_the_previewed_question_by_the_clock(browser: Any, server: Li
         join(phones[name], f"{server.url}/join/{code}", name)
     tv.click("[data-game=campaign]")
     set_setting(tv, "bots", False)
-    expect(tv.locator("#set-preview_seconds")).to_have_value("3", timeout=1)  # (the default: not set here)
+    expect(tv.locator("#set-preview_seconds")).to_have_value("3")  # the default preview: not set here
     tv.click("#start")
 
     ring = tv.locator("#question .ring")
