@@ -12,20 +12,42 @@ import threading
 import time
 from typing import Any
 
+import engineio
 import socketio
+from engineio import packet as eio_packet
 
 MIN_GAP_MS = 20
 
 
 class DelayedClient(socketio.Client):
-    """A client whose incoming events wait their network delay in their own thread."""
+    """A client whose incoming events wait their network delay in their own thread, and whose Engine.IO heartbeat
+    answers (PONG, which the server times as the phone's round trip) wait the way down and the way up, and ``hold``
+    more: what a phone that holds back its acknowledgements would hold back."""
 
-    def __init__(self, delay: Any, **kwargs: Any):
+    def __init__(self, delay: Any, hold: Any = lambda: 0.0, **kwargs: Any):
+        self.network_delay = delay
+        self.hold = hold
         # websocket-client checks every incoming frame's UTF-8 in pure Python: with nine phones in one process and a
         # state that grows each round, that alone saturated the test process by the last rounds, and its late
         # threads passed for network delay. The frames come from our own server, so the check is skipped.
         super().__init__(websocket_extra_options={"skip_utf8_validation": True}, **kwargs)
-        self.network_delay = delay
+
+    def _engineio_client_class(self) -> Any:
+        phone = self
+
+        class Heartbeat(engineio.Client):  # type: ignore[misc]
+            def _receive_packet(self, pkt: Any) -> None:
+                if pkt.packet_type != eio_packet.PING:
+                    return super()._receive_packet(pkt)
+
+                def pong() -> None:
+                    time.sleep(phone.network_delay() + phone.network_delay() + phone.hold())
+                    self._send_packet(eio_packet.Packet(eio_packet.PONG, pkt.data))
+
+                threading.Thread(target=pong, daemon=True).start()
+                return None
+
+        return Heartbeat
 
     def _handle_event(self, namespace: Any, id: Any, data: Any) -> None:
         def later() -> None:
@@ -49,7 +71,7 @@ class SimPhone:
         self.true_taps: dict[int, float] = {}
         self.lock = threading.Lock()
         self.stop = False
-        self.client = DelayedClient(self.delay, reconnection=False)
+        self.client = DelayedClient(self.delay, lambda: self.pong_hold(), reconnection=False)
         self.client.on("state", self._on_state, namespace="/play")
         self.client.on("sync", self._on_sync, namespace="/play")
         self.client.connect(url, namespaces=["/play"], transports=["websocket"])
@@ -75,6 +97,11 @@ class SimPhone:
         """How long this phone holds back its acknowledgement of the server's round-trip probe, in s (an honest
         phone answers at once; a scripted one may not, to look slower than it is)."""
         return 0.0
+
+    def pong_hold(self) -> float:
+        """How long this phone holds back its answer to the server's heartbeat (an Engine.IO PONG, which the server
+        times as its round trip too), in s: as long as its acknowledgements, unless a test says otherwise."""
+        return self.ack_hold()
 
     def claim(self, measured: float) -> float:
         """The time this phone claims for an answer it measured at ``measured`` ms (a ``liar`` claims 0)."""

@@ -13,23 +13,31 @@ Under eventlet a big room's changes are coalesced (``notify``).
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
+
+from engineio import packet as eio_packet
 
 from host.sockets import Spliced, public_parts, shared_json
 
 log = logging.getLogger("throneroom.sockets")
 
-# Round trips (probe_all, a pass every PROBE_EVERY_MS of host/app.py, 0.5 s): a player's phone every PLAYER_PROBE_PASSES
-# passes (2 s), and at every pass while it has fewer than WARM_SAMPLES measures (a phone that joined a moment before a
-# game started had its honest claims judged against one or two round trips, and flagged); a spectator's every
-# SPECTATOR_PROBE_PASSES passes (10 s), or every PLAYER_PROBE_PASSES until it has a first measure. A player's probe
-# rides on the next state the phone gets (sent with an acknowledgement asked for), or is a ``sync`` message of its own
-# once PROBE_WAIT_PASSES passes went by without a state to that phone (one pass while it warms up): two messages
-# fewer per probe in a game that is moving, at the same rate (the party benchmark: 8.0 -> 6.0 messages per action).
+# Round trips. Every phone's Engine.IO heartbeat (a PING from the server every ``ping_interval``, 5 s, answered with a
+# PONG by the socket.io client itself) is timed as its round trip (``time_heartbeat``): the relay pays that heartbeat
+# too, so a phone is measured without a message of ours. Probes (probe_all, a pass every PROBE_EVERY_MS of
+# host/app.py, 0.5 s) only fill the gaps: a player's phone at every pass until it has WARM_SAMPLES measures (a phone
+# that joined a moment before a game started had its honest claims judged against one or two round trips, and
+# flagged; its first heartbeat comes 5 s after it connects), and any phone whose newest round trip is older than the
+# heartbeat's interval and HEARTBEAT_SLACK_MS (one that never answers pings in time, a test client without Engine.IO)
+# at every PLAYER_PROBE_PASSES-th pass (2 s). A player's probe rides on the next state the phone gets (sent with an
+# acknowledgement asked for), or is a ``sync`` message of its own once PROBE_WAIT_PASSES passes went by without a
+# state to that phone (one pass while it warms up). Probing every player every 2 s on top of the heartbeat was about
+# two messages in per action and a fifth of the party benchmark's CPU (docs/decisions.md, "Round trips from the
+# heartbeat").
 PLAYER_PROBE_PASSES = 4
 PROBE_WAIT_PASSES = 3
-SPECTATOR_PROBE_PASSES = 20
 WARM_SAMPLES = 4
+HEARTBEAT_SLACK_MS = 2000
 PACE_EVERY = 100  # a big room's broadcast lets the other green threads run after this many sockets (send_states)
 COALESCE_FROM = 32  # sockets in a room from which its broadcasts are coalesced (notify)
 
@@ -193,15 +201,40 @@ class Broadcaster:
     def timer(self, sid: str) -> Any:
         """The acknowledgement callback that times a message sent to one phone now: the server's own clock from the
         send to the phone's ack is the socket's round trip."""
-        service = self.service
-        sent = service.clock.monotonic_ms()
+        clock = self.service.clock
+        sent = clock.monotonic_ms()
 
         def answered(*_: Any) -> None:
-            service.connections.record_rtt(sid, service.clock.monotonic_ms() - sent)
-            if self.rt.relay is not None:  # a phone this worker relays: its round trip goes with its answers
-                self.rt.relay.record_rtt(sid, service.clock.monotonic_ms() - sent)
+            self.measured(sid, clock.monotonic_ms() - sent)
 
         return answered
+
+    def measured(self, sid: str, rtt_ms: float) -> None:
+        """A round trip the server measured to one of this worker's phones (an acknowledged probe, a heartbeat)."""
+        self.service.connections.record_rtt(sid, rtt_ms)
+        if self.rt.relay is not None:  # a phone this worker relays: its round trip goes with its answers
+            self.rt.relay.record_rtt(sid, rtt_ms)
+
+    def time_heartbeat(self, sid: str) -> None:
+        """Time this phone's Engine.IO heartbeat as its round trip, from now on (the ``/play`` namespace's connect):
+        python-engineio notes when it sent its PING (``last_ping``, its own clock) and clears that at the PONG, which
+        the socket.io client sends as soon as the PING arrives, before any of the page's own code runs. The socket's
+        ``receive`` is wrapped for that, as python-engineio offers no hook for the PONG. A socket without Engine.IO (a
+        test client) is left to the probes."""
+        server = self.socketio.server
+        eio_sid = server.manager.eio_sid_from_sid(sid, "/play")
+        socket = server.eio.sockets.get(eio_sid) if eio_sid is not None else None
+        if socket is None:
+            return
+        receive = socket.receive
+
+        def timed(pkt: Any) -> Any:
+            pinged = socket.last_ping  # None but between a PING and its PONG
+            if pkt.packet_type == eio_packet.PONG and pinged:
+                self.measured(sid, (time.time() - pinged) * 1000)
+            return receive(pkt)
+
+        socket.receive = timed
 
     def probe(self, sid: str) -> None:
         """Measure the round trip to one phone with a message of its own: ``sync``, which the phone acknowledges."""
@@ -222,20 +255,21 @@ class Broadcaster:
             self.warming.add(sid)
 
     def probe_all(self) -> None:
-        """One probe pass (every PROBE_EVERY_MS, host/app.py): measure the round trips due (see PLAYER_PROBE_PASSES),
-        letting the other green threads run every ``PACE_EVERY`` probes. Five thousand spectators probed every two
-        seconds in one go held the worker's loop for more than a second each time (the 5,000-phone benchmark on
-        workers); an audience answer's timing needs only a rough round trip, and a phone's changes slowly. Only
-        every PLAYER_PROBE_PASSES-th pass looks at every phone; the others probe just the players' phones still
-        warming up (a look at 7,500 sockets every half second cost a crowd's worker a tenth of its time). A player's
-        probe is left to its next state (``due``, taken by send_states); one that no state took within
-        PROBE_WAIT_PASSES passes (one while the phone warms up) is sent then as a ``sync`` of its own."""
+        """One probe pass (every PROBE_EVERY_MS, host/app.py): probe the phones whose round trips are due (see the
+        constants above), letting the other green threads run every ``PACE_EVERY`` probes (five thousand spectators
+        probed in one go held the worker's loop for more than a second). Only every PLAYER_PROBE_PASSES-th pass looks
+        at every phone; the others probe just the players' phones still warming up (a look at 7,500 sockets every
+        half second cost a crowd's worker a tenth of its time). A player's probe is left to its next state (``due``,
+        taken by send_states); one that no state took within PROBE_WAIT_PASSES passes (one while the phone warms up)
+        is sent then as a ``sync`` of its own."""
         connections, relay = self.service.connections, self.rt.relay
         self.passes += 1
         sent = 0
+        now = self.service.clock.monotonic_ms()
+        stale_ms = int(float(self.socketio.server.eio.ping_interval) * 1000) + HEARTBEAT_SLACK_MS
 
-        def every(n: int) -> bool:  # the first pass probes everyone
-            return (self.passes - 1) % n == 0
+        def stale(trips: Any) -> bool:  # no round trip yet, or none for longer than the heartbeat brings one
+            return not trips or now - trips.at > stale_ms
 
         def send(sid: str) -> None:
             nonlocal sent
@@ -258,23 +292,23 @@ class Broadcaster:
             if sid not in connections.sids or len(connections.rtts.get(sid, ())) >= WARM_SAMPLES or \
                     not self.is_player(sid):
                 self.warming.discard(sid)
-            elif not every(PLAYER_PROBE_PASSES):  # (else probed below with everyone)
+            elif (self.passes - 1) % PLAYER_PROBE_PASSES:  # (else probed below with everyone)
                 player(sid)
-        if not every(PLAYER_PROBE_PASSES):
+        if (self.passes - 1) % PLAYER_PROBE_PASSES:  # the first pass looks at everyone
             return
-        spectators = every(SPECTATOR_PROBE_PASSES)
         for sid, (code, seat_id) in list(connections.sids.items()):
-            if seat_id is None or not self.local(sid):
-                continue
+            trips = connections.rtts.get(sid)
+            if seat_id is None or not self.local(sid) or len(trips or ()) >= WARM_SAMPLES and not stale(trips):
+                continue  # a TV, a relayed phone, or a phone its heartbeat measures
             room = self.service.rooms.get(code)
             seat = room.seats.get(seat_id) if room is not None else None
             if seat is not None and seat.role != "spectator":
                 player(sid)
-            elif spectators or seat is None or sid not in connections.rtts:
+            elif seat is None or stale(trips):  # a spectator: one round trip will do till the heartbeat's come
                 send(sid)
         if relay is not None:  # relayed phones are all spectators
             for sid in list(relay.local):
-                if spectators or sid not in relay.rtts:
+                if stale(relay.rtts.get(sid)):
                     send(sid)
 
     def is_player(self, sid: str) -> bool:

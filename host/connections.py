@@ -12,7 +12,7 @@ import bisect
 import logging
 import math
 from collections import Counter, deque
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 from engine.core import Timing
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 MIN_REACTION_MS = 100  # nobody reads, decides and taps faster; a smaller claim is not believed
 TIMING_SLACK_MS = 40  # the server's own scheduling and the phone's clock estimate wobble by this much
-RTT_SAMPLES = 8
+RTT_SAMPLES = 8  # a phone's bound is the largest of its last RTT_SAMPLES round trips (its heartbeat's: one every 5 s)
 RTT_FLOOR_MS, RTT_CEILING_MS, RTT_UNKNOWN_MS = 20, 600, 300
 # A round trip is measured by the phone's own acknowledgements, which a scripted phone can hold back to widen what
 # the server believes of it. Its believed round trip is therefore capped by what the room's other phones show of the
@@ -39,6 +39,19 @@ AWAY_GRACE_MS = 15_000  # a player whose phone is gone this long is played by a 
 LINEUP_CHECK_MS = 1000  # how often the ticker looks for seat graces that ran out (``watch_lineups``)
 
 
+class RoundTrips(deque[int]):
+    """A socket's last RTT_SAMPLES round trips as the server measured them, in ms, and when the newest was (``at``,
+    monotonic ms): a socket whose newest is old is probed (host/broadcast.py ``probe_all``)."""
+
+    def __init__(self, samples: Iterable[int] = ()):
+        super().__init__(samples, maxlen=RTT_SAMPLES)
+        self.at = 0
+
+    def add(self, rtt_ms: float, now_ms: int) -> None:
+        self.append(int(rtt_ms))
+        self.at = now_ms
+
+
 class Connections:
     """The sockets of one service's rooms; see the module docstring."""
 
@@ -47,7 +60,7 @@ class Connections:
         self.sockets: dict[str, dict[str, int | None]] = {}  # code -> sid -> seat id (None: a TV)
         self.sids: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id)
         self.seat_sockets: dict[str, Counter[int]] = {}  # code -> seat id -> its phones connected (connected_seats)
-        self.rtts: dict[str, deque[int]] = {}  # sid -> recent round trips measured by the server, ms
+        self.rtts: dict[str, RoundTrips] = {}  # sid -> recent round trips measured by the server
         self.away_since: dict[tuple[str, int], int] = {}  # (code, seat) -> monotonic ms its last phone left
         self.lineups_checked = 0  # when the ticker last looked for seat graces that ran out (watch_lineups)
         self.room_rtts: dict[str, tuple[int, list[int]]] = {}  # code -> (when gathered, its sockets' bounds sorted)
@@ -186,12 +199,12 @@ class Connections:
     def record_rtt(self, sid: str, rtt_ms: float) -> None:
         """A round trip the server measured to this socket."""
         if sid in self.sids and 0 <= rtt_ms < 60_000:
-            self.rtts.setdefault(sid, deque(maxlen=RTT_SAMPLES)).append(int(rtt_ms))
+            self.rtts.setdefault(sid, RoundTrips()).add(rtt_ms, self.service.clock.monotonic_ms())
 
     def relayed_rtt(self, sid: str, rtt_ms: int) -> None:
         """A relayed phone's round trip as the worker relaying it measured it (host/relay.py, sent with its answer):
         it stands alone for the phone's recent round trips."""
-        self.rtts[sid] = deque([rtt_ms], maxlen=RTT_SAMPLES)
+        self.rtts[sid] = RoundTrips([rtt_ms])
 
     def rtt_bound(self, sid: str | None) -> int:
         """The socket's recent round trip: the largest of the last few, within sane limits."""

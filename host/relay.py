@@ -36,9 +36,9 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections import deque
 from typing import Any
 
+from host.connections import RoundTrips
 from host.outage import Outage
 
 log = logging.getLogger("throneroom.relay")
@@ -50,7 +50,6 @@ REPLY_TIMEOUT_S = 4.0  # a relayed hello the owner does not answer in this time:
 ANSWER_TIMEOUT_S = 12.0  # the same for an answer: a live owner working through a crowd's answers still takes it
 READ_BLOCK_MS = 200  # how long the owner's XREAD waits for requests
 REPLY_EVERY = 50  # relayed requests handled between two messages of replies (and "Sent" states) to their workers
-RTT_SAMPLES = 8
 OWNERS = "tr:owners"
 REDIS_CONNECTIONS = 50  # a worker's connections to Redis for the relay; a task finding none free waits for one
 REDIS_WAIT_S = 5.0  # at most this long (then its request is answered room_moving, as for a Redis gone)
@@ -89,7 +88,7 @@ class Relay(Outage):
         self.redis = redis.Redis(connection_pool=pool)
         # relaying side: phones of this worker whose room another worker holds
         self.local: dict[str, tuple[str, int | None]] = {}  # sid -> (code, seat id once the owner said hello)
-        self.rtts: dict[str, deque[int]] = {}  # sid -> round trips measured here
+        self.rtts: dict[str, RoundTrips] = {}  # sid -> round trips measured here
         self.waiting: dict[str, list[Any]] = {}  # request id -> [event, answer]
         self.clocks: dict[str, tuple[int, int, bool]] = {}  # code -> (monotonic ms here, game ms, running)
         # owning side: relayed phones of the rooms this worker holds
@@ -209,7 +208,7 @@ class Relay(Outage):
 
     def record_rtt(self, sid: str, rtt_ms: float) -> None:
         if sid in self.local and 0 <= rtt_ms < 60_000:
-            self.rtts.setdefault(sid, deque(maxlen=RTT_SAMPLES)).append(int(rtt_ms))
+            self.rtts.setdefault(sid, RoundTrips()).add(rtt_ms, self.rt.service.clock.monotonic_ms())
 
     def game_now(self, code: str) -> tuple[int | None, bool]:
         """The room's game clock as the owner's last message here showed it, run on since (for the phones' clock

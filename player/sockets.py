@@ -13,6 +13,10 @@ from host.sockets import SafeNamespace, apply_control, ok, payload_dict, runtime
 class PlayerNamespace(SafeNamespace):
     """A phone: a player or a spectator of one room."""
 
+    def on_connect(self, _auth: Any = None) -> None:
+        """A phone's socket: its round trip is measured by its Engine.IO heartbeat from now on (host/broadcast.py)."""
+        runtime().broadcaster.time_heartbeat(request.sid)
+
     def on_hello(self, data: Any) -> dict[str, Any]:
         """``{code, token}``: come back to one's seat after a reload or a lost connection."""
         data = payload_dict(data, "code", "token")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from host.broadcast import COALESCE_FROM, PLAYER_PROBE_PASSES, PROBE_WAIT_PASSES, SPECTATOR_PROBE_PASSES, WARM_SAMPLES
+from host.broadcast import COALESCE_FROM, HEARTBEAT_SLACK_MS, PLAYER_PROBE_PASSES, PROBE_WAIT_PASSES, WARM_SAMPLES
 from tests.conftest import Harness, control
 
 
@@ -181,12 +181,13 @@ def test_a_preview_that_opens_on_time_counts_as_shown_on_every_phone(harness: Ha
     assert len(states(fan)) == 1  # the public view shows who has answered
 
 
-def test_round_trips_are_measured_often_for_players_and_at_once_for_a_newcomer_rarely_for_spectators():
-    """``probe_all``: a player every PLAYER_PROBE_PASSES passes (fair timing among players) and at every pass until
-    it has WARM_SAMPLES measures (a phone that joined a moment before the start had honest claims judged against one
-    round trip, and flagged: tests/test_fair_timing.py); a spectator every SPECTATOR_PROBE_PASSES passes, or every
-    PLAYER_PROBE_PASSES until it has a first measure (a crowd of thousands probed every two seconds held the worker's
-    loop)."""
+def test_round_trips_are_probed_only_where_no_heartbeat_measures_them():
+    """``probe_all``: a phone's heartbeat measures its round trip (tests/test_heartbeat_rtt.py), so a phone measured
+    lately is probed no more; a player's phone is probed at every pass until it has WARM_SAMPLES measures (a phone
+    that joined a moment before the start had honest claims judged against one round trip, and flagged:
+    tests/test_fair_timing.py), a spectator's every PLAYER_PROBE_PASSES passes until it has one, and any phone whose
+    newest round trip is older than the heartbeat's interval and HEARTBEAT_SLACK_MS is probed again (a test client
+    has no heartbeat; a phone may stop answering it in time)."""
     harness = Harness()
     code, _tv = harness.host_room()
     player, player_joined = harness.join(code, "Ana")
@@ -200,8 +201,9 @@ def test_round_trips_are_measured_often_for_players_and_at_once_for_a_newcomer_r
     connections.record_rtt(sid_of_seat[fan_joined["seat"]], 40)  # measured once already
     for client in (player, newcomer, fan, new_fan):
         client.get_received("/play")
-    passes = 2 * SPECTATOR_PROBE_PASSES
+    passes = 5 * PLAYER_PROBE_PASSES
     broadcaster = harness.rt.broadcaster
+    broadcaster.passes = 0
     for _ in range(passes):
         broadcaster.probe_all()
 
@@ -209,10 +211,19 @@ def test_round_trips_are_measured_often_for_players_and_at_once_for_a_newcomer_r
         due = sid_of(harness, client) in broadcaster.due
         return sum(m["name"] == "sync" for m in client.get_received("/play")) + due
 
-    assert probes(player) == passes // PLAYER_PROBE_PASSES
+    assert probes(player) == 0, "a phone measured lately was probed"
     assert probes(newcomer) == passes, "a player's phone with too few round trips was not probed at every pass"
-    assert probes(fan) == 2, "a measured spectator was probed more (or less) than every SPECTATOR_PROBE_PASSES"
+    assert probes(fan) == 0, "a spectator's phone measured lately was probed"
     assert probes(new_fan) == passes // PLAYER_PROBE_PASSES  # until its first measure comes back
+    stale_ms = 5000 + HEARTBEAT_SLACK_MS  # host/app.py ping_interval: 5 s
+    harness.clock.advance(stale_ms)  # no heartbeat measured in time: the measured phones are probed again
+    for _ in range(PLAYER_PROBE_PASSES):
+        broadcaster.probe_all()
+    assert probes(player) == 0 and probes(fan) == 0, "a round trip just as old as a heartbeat's was probed"
+    harness.clock.advance(1)
+    for _ in range(PLAYER_PROBE_PASSES):
+        broadcaster.probe_all()
+    assert probes(player) == 1 and probes(fan) == 1, "a phone whose round trip went stale was not probed"
 
 
 def test_a_players_probe_rides_on_its_next_state_and_times_its_acknowledgement(harness: Harness):
@@ -226,8 +237,10 @@ def test_a_players_probe_rides_on_its_next_state_and_times_its_acknowledgement(h
     broadcaster, connections = harness.rt.broadcaster, harness.service.connections
     manager = harness.rt.socketio.server.manager
     ana_sid = sid_of(harness, ana)
+    stale_ms = 5000 + HEARTBEAT_SLACK_MS + 1  # a test client has no heartbeat: its round trip goes stale
     for _ in range(WARM_SAMPLES):
-        connections.record_rtt(ana_sid, 40)  # measured enough already: probed every PLAYER_PROBE_PASSES passes
+        connections.record_rtt(ana_sid, 40)  # measured enough already, but long ago
+    harness.clock.advance(stale_ms)
     for client in (ana, fan):
         client.get_received("/play")
     broadcaster.passes = 0
@@ -247,6 +260,7 @@ def test_a_players_probe_rides_on_its_next_state_and_times_its_acknowledgement(h
     assert list(connections.rtts[ana_sid]) == [*before, 37]
     broadcaster.probe_all()  # the next pass: the probe was taken, so no sync
     assert "sync" not in [m["name"] for m in ana.get_received("/play")]
+    harness.clock.advance(stale_ms)
     broadcaster.passes = 0
     broadcaster.probe_all()
     for _ in range(PROBE_WAIT_PASSES - 1):  # no state for Ana: her probe waits a while for one
