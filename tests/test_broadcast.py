@@ -11,6 +11,7 @@ import pytest
 
 from host.broadcast import COALESCE_FROM, HEARTBEAT_SLACK_MS, PLAYER_PROBE_PASSES, PROBE_WAIT_PASSES, WARM_SAMPLES
 from tests.conftest import Harness, control
+from tests.test_quiz_room import act, is_open, quiz_room, truth, until
 
 
 def sid_of(harness: Harness, client: Any, namespace: str = "/play") -> str:
@@ -154,6 +155,31 @@ def test_a_player_whose_screen_another_answer_does_not_change_gets_no_message(ha
     assert phones["Cy"].emit("action", {"action": {"answer": "9"}}, namespace="/play", callback=True)["ok"]
     revealed = {name: states(client) for name, client in phones.items()}  # the last answer closes it: everyone
     assert all(len(sent) == 1 and sent[0]["game"]["view"]["question"]["revealed"] for sent in revealed.values())
+
+
+def test_a_quiz_answer_is_sent_to_the_tv_the_answering_phone_and_the_spectators_only():
+    """A Quiz question in a room of twelve: each answer went to all thirteen screens, as every player's view listed
+    who had answered, though a phone shows only its own answer (quiz.js ``screenKey``). Now a player's view does not
+    list them: the TV, the answering phone and the spectators (whose strip shows who answered) get it."""
+    harness = Harness()
+    names = tuple(f"Player {i:02d} of tonight"[:20] for i in range(12))  # 20 characters each
+    code, tv, phones = quiz_room(harness, players=names, spectators=("Sam",))
+    assert control(tv, "start")["ok"]
+    until(harness, code, is_open)
+    tv.get_received("/tv")
+    for client in phones.values():
+        client.get_received("/play")
+    first, second = names[0], names[1]
+    assert act(phones[first], truth(harness, code))["ok"]
+    shown = states(tv, "/tv")
+    assert len(shown) == 1 and shown[0]["game"]["view"]["answered"] == [0]
+    got = {name: states(client) for name, client in phones.items()}
+    assert len(got[first]) == 1 and got[first][0]["game"]["view"]["yours"] is not None
+    assert got[first][0]["game"]["view"]["answered"] is None  # not who else answered
+    assert len(got["Sam"]) == 1 and got["Sam"][0]["game"]["view"]["answered"] == [0]
+    assert [name for name, sent in got.items() if sent] == [first, "Sam"], "another's answer reached other players"
+    assert act(phones[second], truth(harness, code))["ok"]
+    assert [name for name, client in phones.items() if states(client)] == [second, "Sam"]
 
 
 def test_a_preview_that_opens_on_time_counts_as_shown_on_every_phone(harness: Harness):

@@ -120,8 +120,11 @@ def test_the_tv_hands_its_controls_to_a_phone_that_runs_a_host_paced_quiz_and_se
             assert remote(sam, "pause")["ok"] and room.paused
             assert error(remote(sam, "pause")) == ("not_now", None)
             assert remote(sam, "resume")["ok"] and not room.paused
-        for phone in (ana, ben):
+        assert notes["answered"] == 0
+        for count, phone in enumerate((ana, ben), start=1):
             assert emit(phone, "action", {"action": truth(harness, code)})["ok"]
+            if count < 2:  # the remote's "1 of 2 answered", which no player's phone state lists any more
+                assert remote_views(sam)[-1]["notes"]["answered"] == count
         assert state_of(harness, code).phase == "reveal"
         for who, phone, namespace in (("Ana", ana, "/play"), ("Ben", ben, "/play"), ("TV", tv, "/tv")):
             for message in inbox(phone, namespace):

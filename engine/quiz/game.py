@@ -935,7 +935,9 @@ class QuizGame(Game[QuizState, QuizAction]):
             "total": len(state.questions),
             "closed": len(state.history),
             "question": question,
-            "answered": [a.slot for a in state.answers],
+            # who has answered so far: the TV's (and the spectators') strip; a player's phone shows its own answer
+            # only, so another's answer sends it nothing (host/broadcast.py); the host remote gets the count itself
+            "answered": [a.slot for a in state.answers] if seat is None else None,
             "yours": None if own is None else list(own.value) if isinstance(own.value, tuple) else own.value,
             "reveal": None if state.phase in ("ready", "question") else state.reveal,
             "players": players,
@@ -955,7 +957,8 @@ class QuizGame(Game[QuizState, QuizAction]):
         """The quizmaster's card (docs/remote.md): the current question and its right answer, from its "get ready" on,
         so that a pub quizmaster reads it aloud and knows the answer before the reveal. ``answer`` is the reveal's
         ``correct`` (``right_answer``), ``text`` the answer as the report shows it (None for a poll), and a number's
-        unit and margin. Nothing once the game is over."""
+        unit and margin; ``answered``, how many have answered it (the remote's "7 of 12 answered": a player's phone
+        state does not list them). Nothing once the game is over."""
         if state.phase == "over":
             return None
         question = state.question
@@ -963,7 +966,8 @@ class QuizGame(Game[QuizState, QuizAction]):
         return {"index": state.index, "total": len(state.questions), "kind": question.kind,
                 "prompt": question.prompt, "options": list(question.options), "answer": right,
                 "text": None if right is None else display(question, right), "unit": question.unit,
-                "margin": state.margins[state.index], "revealed": state.phase not in ("ready", "question")}
+                "margin": state.margins[state.index], "revealed": state.phase not in ("ready", "question"),
+                "answered": len(state.answers)}
 
     def asked(self, state: QuizState) -> str | None:
         """The question on screen (from its "get ready" on), which the room counts as seen (QUIZ-S6)."""

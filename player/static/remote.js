@@ -177,14 +177,17 @@ TR.remote = (() => {
         h("button", {class: "big primary", id: "remote-start", disabled: !state.selected_game, onclick: () => send("start")}, t("tv.start")),
         phase === "finished" ? h("button", {class: "big", id: "remote-lobby", onclick: () => send("lobby")}, t("tv.back_to_lobby")) : null];
     }
-    const view = game && game.view;
-    const waiting = !!(view && view.waiting_for_host);
+    const shown = game && game.view;
+    const waiting = !!(shown && shown.waiting_for_host);
     /* the Quiz's Next says where it goes, as the TV's does */
     const label = game && game.id === "quiz" && waiting
-      ? (view.phase === "reveal" ? (view.index + 1 >= view.total ? "quiz.next_results" : "quiz.next_board") : "quiz.next_question")
+      ? (shown.phase === "reveal" ? (shown.index + 1 >= shown.total ? "quiz.next_results" : "quiz.next_board") : "quiz.next_question")
       : "remote.next";
-    const answered = game && game.id === "quiz" && view && view.phase === "question" && Array.isArray(view.answered)
-      ? h("p", {class: "muted", id: "remote-answered", role: "status"}, t("quiz.answered_of", {n: view.answered.length, total: view.players.length}))
+    /* "7 of 12 answered": the count comes with the remote's own view (the Quiz's host notes), as a player's phone
+     * state no longer lists who else answered */
+    const count = view.notes && typeof view.notes.answered === "number" ? view.notes.answered : null;
+    const answered = game && game.id === "quiz" && shown && shown.phase === "question" && count !== null
+      ? h("p", {class: "muted", id: "remote-answered", role: "status"}, t("quiz.answered_of", {n: count, total: shown.players.length}))
       : null;
     return [
       answered,
@@ -251,7 +254,7 @@ TR.remote = (() => {
     const game = state.game;
     const k = JSON.stringify([view.claims, view.notes, state.phase, state.paused, state.selected_game, state.games.map((g) => g.id),
       state.players.map((p) => [p.id, p.name]), game && game.deadline_ms === null, game && game.view && game.view.waiting_for_host,
-      game && game.view && [game.view.phase, game.view.index, game.view.answered],
+      game && game.view && [game.view.phase, game.view.index],
       state.phase === "lobby" ? (state.games.find((g) => g.id === state.selected_game) || {}).values || null : null, TR.lang,
       view.locked, view.language, view.packs, view.extra_time]);
     panel.hidden = false;
