@@ -1,4 +1,4 @@
-"""A Short Campaign question's preview that ends at its own time (engine/core.py ``Game.foreseen``): every screen
+"""A Short Campaign question's preview, or a Quiz question's "get ready", that ends at its own time (engine/core.py ``Game.foreseen``): every screen
 already counts down to that instant and unlocks the question by itself (host/static/games/campaign.js ``current``),
 so the room sends no state for it and the game's step stays the one the phones saw. Before, the unlock was a new
 step sent to every screen: a phone whose buttons unlocked by the clock, tapped before that state reached it, was
@@ -14,6 +14,8 @@ from sqlmodel import Session, select
 
 from host.service import FakeClock, RoomService
 from host.store import EventRecord, Store
+from tests.conftest import Harness, control
+from tests.test_quiz_room import act, quiz_room, truth
 from tests.test_room_service import errcode, make_service
 
 TIMERS = {"bots": False, "preview_seconds": 3, "numeric_seconds": 10, "choice_seconds": 10, "reveal_seconds": 3}
@@ -112,3 +114,36 @@ def test_a_log_written_when_the_unlock_was_a_step_of_its_own_still_replays():
     assert second.restore_all() == 1
     again = second.room(room.code)
     assert again.seq == room.seq and again.session.state == room.session.state
+
+
+def quiz_told(harness: Harness) -> tuple[str, object, dict[str, object], list[str]]:
+    """A Quiz started in its first "get ready": (code, tv, phones, the rooms the service announced from now on)."""
+    code, tv, phones = quiz_room(harness)
+    assert control(tv, "start")["ok"]
+    assert harness.service.room(code).session.state.phase == "ready"
+    told: list[str] = []
+    harness.service.notify = told.append
+    return code, tv, phones, told
+
+
+def test_a_quiz_get_ready_that_ends_on_time_sends_no_state():  # QUIZ-S6
+    """The Quiz's pages already open the question by the clock (quiz.js ``locked``) and its step never moved at the
+    unlock; the unlock was still sent to every screen of the room."""
+    harness = Harness()
+    code, _tv, phones, told = quiz_told(harness)
+    room = harness.service.room(code)
+    step, version = room.session.game.step(room.session.state), room.version
+    harness.clock.advance(room.session.state.opens_ms - harness.service.clocks.game_now(room))
+    harness.service.tick()
+    assert room.session.state.phase == "question" and room.version == version + 1
+    assert told == [], "the unlock on time was sent"
+    assert act(phones["Ana"], truth(harness, code))["ok"]  # tapped as the phone's own countdown unlocked it
+    assert told == [code] and room.session.game.step(room.session.state) == step
+
+
+def test_a_quiz_get_ready_the_host_skips_is_sent_to_every_screen():  # QUIZ-S6
+    harness = Harness()
+    code, tv, _phones, told = quiz_told(harness)
+    harness.clock.advance(200)
+    assert control(tv, "skip")["ok"]  # the host opens it before the time every screen showed
+    assert harness.service.room(code).session.state.phase == "question" and told == [code]

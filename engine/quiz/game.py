@@ -1042,6 +1042,12 @@ class QuizGame(Game[QuizState, QuizAction]):
         on its own clock) and not with an answer."""
         return state.step
 
+    def foreseen(self, before: QuizState, after: QuizState) -> bool:
+        """A "get ready" that ended at the time it showed: every page opens the question by its own clock (quiz.js
+        ``locked``), so the room sends no state for it. A host's skip of it opens the question earlier: sent."""
+        return before.phase == "ready" and after.phase == "question" and after.index == before.index \
+            and after.opens_ms == before.opens_ms
+
 
 def _joined(texts: list[Any], separator: str) -> Any:
     """Texts joined; when some are texts by language, one joined text per language."""
