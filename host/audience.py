@@ -495,6 +495,15 @@ class Audience:
             margin = reveal.get("margin") if isinstance(reveal, dict) else None
         return margin if isinstance(margin, int) and not isinstance(margin, bool) and margin >= 0 else None
 
+    def may_score(self, code: str) -> bool:
+        """Whether ``score_due`` could change anything in this room now: a closed question not scored yet, or answers
+        waiting unsaved (the storage warning may come), or the warning shown. Cheap and without the room's lock: the
+        ticker asks it of every running room twenty times a second, and most have nothing to score."""
+        audience = self.rooms.get(code)
+        question = audience.question if audience is not None else None
+        return question is not None and not question.scored and question.closed_at is not None \
+            or code in self.waiting_since or code in self.trouble_shown
+
     def score_due(self, room: Any, now_ms: int, grace_ms: int) -> bool:
         """Score the room's revealed question once the grace for answers in flight is over; whether the room's view
         changed: it scored, or the storage warning (``trouble``) came or went since the last call."""

@@ -286,7 +286,7 @@ class Clocks:
                 log.debug("room %s tick: %s", room.code, error.message)
             if room.seq != seq:  # it fired something: let its broadcast and waiting handlers go first
                 service.yield_now()
-            if room.code in audience.rooms:
+            if audience.may_score(room.code):
                 with service.locks[room.code]:
                     scored = audience.score_due(room, self.game_now(room), GRACE_MS)
                 if scored:
