@@ -20,6 +20,14 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 STATE_FRAME = re.compile(r'^42/(tv|play),(\d*)\["state"')
 
 
+def state_frames(page: Any) -> list[str]:
+    """The room states this page receives from now on, as their WebSocket frames (collected while Playwright waits)."""
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload) if isinstance(
+        payload, str) and STATE_FRAME.match(payload) else None))
+    return frames
+
+
 def launch(playwright: Any) -> Any:
     """Chromium from the system's package."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -12,21 +12,12 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
-from tests.e2e import PHONE, STATE_FRAME, join, new_page, open_settings, set_setting
-
-
-def counted(page: Any) -> list[str]:
-    """The state frames this page receives from now on (collected while Playwright waits)."""
-    frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda payload: frames.append(payload) if isinstance(payload, str) and STATE_FRAME.match(
-            payload) else None))
-    return frames
+from tests.e2e import PHONE, join, new_page, open_settings, set_setting, state_frames
 
 
 def test_pages_open_the_previewed_question_by_the_clock(browser: Any, server: LiveServer) -> None:  # CAMP-D2
     tv = new_page(browser, viewport={"width": 1280, "height": 720})
-    tv_states = counted(tv)
+    tv_states = state_frames(tv)
     tv.goto(server.url + "/tv")
     tv.wait_for_url(re.compile(r"/tv/[A-Z]{4}$"))
     open_settings(tv)
@@ -34,7 +25,7 @@ def test_pages_open_the_previewed_question_by_the_clock(browser: Any, server: Li
     phones = {}
     for name in ("Ana", "Bob", "Cy"):
         phones[name] = new_page(browser, **PHONE)
-        phones[name].states = counted(phones[name])
+        phones[name].states = state_frames(phones[name])
         join(phones[name], f"{server.url}/join/{code}", name)
     tv.click("[data-game=campaign]")
     set_setting(tv, "bots", False)

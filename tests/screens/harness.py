@@ -25,7 +25,7 @@ import socketio
 from playwright.sync_api import Page
 
 from tests.conftest import LiveServer
-from tests.e2e import ARTIFACTS, STATE_FRAME
+from tests.e2e import ARTIFACTS, state_frames
 from tests.screens import axe
 
 CHECKER = (Path(__file__).with_name("checker.js")).read_text(encoding="utf-8")
@@ -189,14 +189,8 @@ class StressRoom:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors  # type: ignore[attr-defined]
-        states = [0]  # the room's states this page received: a check that one came in the middle of is done again
-
-        def frame(payload: Any) -> None:
-            if isinstance(payload, str) and STATE_FRAME.match(payload):
-                states[0] += 1
-
-        page.on("websocket", lambda ws: ws.on("framereceived", frame))
-        page.states = states  # type: ignore[attr-defined]
+        # the room's states this page received: a check that one came in the middle of is done again
+        page.states = state_frames(page)  # type: ignore[attr-defined]
         self.pages.append(page)
         return page
 
@@ -271,9 +265,9 @@ class StressRoom:
         for _ in range(RECHECKS):  # a state drawn during the check (a phone's new language told to the TV, say) left
             # part of the screen for the next frame (the map's labels are fitted in one): what a person sees is the
             # screen once that frame is drawn, so the check is done again
-            seen = page.states[0]  # type: ignore[attr-defined]
+            seen = len(page.states)  # type: ignore[attr-defined]
             found = page.evaluate(SETTLE_AND_CHECK, options)
-            if page.states[0] == seen:  # type: ignore[attr-defined]
+            if len(page.states) == seen:  # type: ignore[attr-defined]
                 break
             self.rechecked += 1
         size_text = f"{size[0]}x{size[1]}"
