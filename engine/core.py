@@ -529,7 +529,7 @@ class Game(ABC, Generic[S, A]):
         """Whether a timeout that made ``after`` from ``before`` is one every screen makes by itself, at the time the
         state before it showed (a question's preview that unlocks at its shown instant): the room then sends no
         state for it, and ``step`` must not change. The pages draw such a state as the later one once its time has
-        come (host/static/games/campaign.js ``current``). Default: no (every change is sent)."""
+        come (host/static/games/campaign.js ``current``, quiz.js ``locked``). Default: no (every change is sent)."""
         return False
 
     def is_over(self, state: S) -> bool:

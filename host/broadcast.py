@@ -6,7 +6,8 @@ room service's transport: host/app.py wires its methods as the service's ``notif
 A broadcast is built once per audience and room: the TV's state once for all screens, the public view once for all
 spectators (encoded once, each spectator's own part spliced in: host/sockets.py ``Spliced``), and a phone that would
 show nothing new gets no message: a spectator's, or a player's whose state, clock and version aside, is the one it
-was last sent (another player's answer, which a Short Campaign phone does not show). The TV is sent every change.
+was last sent (another player's answer, which a Short Campaign or Quiz phone does not show). The TV is sent every
+change.
 Under eventlet a big room's changes are coalesced (``notify``).
 """
 
@@ -101,7 +102,7 @@ class Broadcaster:
 
     def foreseen(self, code: str) -> None:
         """The room changed in a way every screen makes by itself at the time it showed (the service's
-        ``on_foreseen``: a Short Campaign preview that ends on time, engine/core.py ``Game.foreseen``): nothing is
+        ``on_foreseen``: a Short Campaign preview or a Quiz "get ready" that ends on time, ``Game.foreseen``): nothing is
         sent, but each phone's view as its page now draws it is noted as shown, so that the next change sends a phone
         only what it does not show yet (``send_states``)."""
         self.send_states(code, shown_only=True)
@@ -265,6 +266,7 @@ class Broadcaster:
         connections, relay = self.service.connections, self.rt.relay
         self.passes += 1
         sent = 0
+        everyone = (self.passes - 1) % PLAYER_PROBE_PASSES == 0  # the first pass looks at everyone
         now = self.service.clock.monotonic_ms()
         stale_ms = int(float(self.socketio.server.eio.ping_interval) * 1000) + HEARTBEAT_SLACK_MS
 
@@ -292,9 +294,9 @@ class Broadcaster:
             if sid not in connections.sids or len(connections.rtts.get(sid, ())) >= WARM_SAMPLES or \
                     not self.is_player(sid):
                 self.warming.discard(sid)
-            elif (self.passes - 1) % PLAYER_PROBE_PASSES:  # (else probed below with everyone)
+            elif not everyone:  # (else probed below with everyone)
                 player(sid)
-        if (self.passes - 1) % PLAYER_PROBE_PASSES:  # the first pass looks at everyone
+        if not everyone:
             return
         for sid, (code, seat_id) in list(connections.sids.items()):
             trips = connections.rtts.get(sid)

@@ -278,8 +278,9 @@ class RoomService:
     def submit(self, room: Room, kind: str, data: dict[str, Any]) -> Any:
         """Check, log, apply and announce one event; RoomError (and nothing changed) if refused. Returns what
         applying it gave (a join: the new seat's id), taken under the room's lock. A timeout whose change every
-        screen makes by itself at the time it showed (``Game.foreseen``: a question's preview that ends on time) is
-        not announced: a quarter of the party benchmark's states, which told nothing new (docs/decisions.md)."""
+        screen makes by itself at the time it showed (``Game.foreseen``: a question's preview or "get ready" that ends
+        on time) is not announced: a quarter of the party benchmark's states, which told nothing new
+        (docs/decisions.md)."""
         with self.locks[room.code]:
             data = {**data, "gt": self.clocks.game_now(room)}
             before = room.session.state if kind == "timeout" and room.session is not None else None

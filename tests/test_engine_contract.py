@@ -5,7 +5,8 @@ For each game: random legal play ends within a bound, for many seeds; the same s
 same game, whatever the global ``random`` does; replaying the log gives exactly the live states and views; no view
 holds what its viewer may not know; every payload is validated (junk is an ``InvalidAction`` and nothing else,
 legal actions apply without changing the state they are given, a seat that may not act is refused with
-``IllegalAction``); views are plain JSON; bots take legal actions only and finish their games.
+``IllegalAction``); views are plain JSON; bots take legal actions only and finish their games; a timeout the screens
+foresee (``Game.foreseen``) keeps the step.
 
 The game-specific checks the former per-game conformance tests made live with each game's other tests:
 tests/campaign/test_rules.py, tests/hierarchy/test_rules.py and test_bots.py, tests/avignon/test_rules.py,
@@ -23,7 +24,7 @@ import pytest
 
 from engine import registry
 from engine.core import Game, GameError, IllegalAction, InvalidAction, Rng
-from engine.simulate import apply_event, play, replay
+from engine.simulate import TIMEOUT, apply_event, play, replay
 from tests.contract import (
     adapter_of,
     cached_game,
@@ -257,6 +258,23 @@ def test_bots_take_legal_actions_only_and_finish_their_games(game_id):
     assert decided > 0
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_foreseen_timeout_keeps_the_step(game_id):
+    """``Game.foreseen``: a timeout every screen makes by itself at its shown time is sent to nobody, so a phone still
+    holds the state before it and answers with that state's step, which must therefore stay. A game that declares
+    such timeouts (the Short Campaign's preview, the Quiz's "get ready") has them in its random games."""
+    game = game_of(game_id)
+    foreseen = 0
+    for seed in range(CHECKED):
+        live = cached_game(game_id, seed)
+        for event, (before, _), (after, _) in zip(live.played.log, live.states[:-1], live.states[1:], strict=True):
+            if event[0] == TIMEOUT and game.foreseen(before, after):
+                foreseen += 1
+                assert game.step(after) == game.step(before), (seed, event)
+    if type(game).foreseen is not Game.foreseen:
+        assert foreseen > 0, "a game that declares foreseen timeouts never had one"
+
+
 # ----- the checks themselves can fail: each one on a copy of Tally broken the way it looks for -----
 
 class LeakyTally(TallyGame):
@@ -304,6 +322,11 @@ class CarelessTally(TallyGame):
         return super().apply(state, state.current, action, now_ms, timing)  # whoever sent it
 
 
+class ForeseeingTally(TallyGame):
+    def foreseen(self, before: Any, after: Any) -> bool:
+        return True  # every timeout, though each one moves the step
+
+
 class IllegalBotTally(TallyGame):
     def bot_action(self, state: Any, seat: int, rng: Rng) -> Any:
         return {"add": 3}, 100  # not a move of the game
@@ -319,6 +342,7 @@ class IllegalBotTally(TallyGame):
     (SetViewTally, test_views_are_plain_json),
     (CarelessTally, test_every_action_is_validated),
     (IllegalBotTally, test_bots_take_legal_actions_only_and_finish_their_games),
+    (ForeseeingTally, test_a_foreseen_timeout_keeps_the_step),
 ])
 def test_each_check_fails_on_a_game_broken_its_way(broken, check, monkeypatch):
     monkeypatch.setitem(registry.GAMES, "tally", broken())
