@@ -1089,13 +1089,14 @@ class Room:
 
     # ----- views -----
 
-    def lobby_view(self, connected: Collection[int], spectators: bool = True, short: bool = False) -> dict[str, Any]:
+    def lobby_view(self, connected: Collection[int], spectators: bool = True) -> dict[str, Any]:
         """The room as everyone may see it, without the game view. Spectators are counted; the first TV_SPECTATORS of
         them are listed (the TV shows the first twelve by name): a list of 5,000 made each screen's state half a
         megabyte at every change of a big room. Without ``spectators`` none is listed: a phone never shows them.
-        ``short``, outside the lobby: each game's id and name only (a phone, or the public view)."""
+        Outside the lobby each game's id and name only: the cards and their settings are drawn in the lobby alone,
+        and were two thirds of a TV's state in a game (10 of 14 KB, at every answer)."""
         lobby_games = registry.lobby_games(self.include_unlisted)
-        if short and self.phase != "lobby":
+        if self.phase != "lobby":
             games = [{"id": info.id, "name_key": info.name_key} for info, _playable in lobby_games]
         else:
             games = [{**game_card(info, playable), "values": self.game_settings(info.id)}

@@ -621,11 +621,9 @@ class RoomService:
                 shared[key] = make()
             return shared[key]
 
-        with self.locks[room.code]:  # a phone's view lists no spectators (see phone_public_view), and outside the
-            # lobby not the games' settings either (two thirds of a message): the TV's shows them
+        with self.locks[room.code]:  # a phone's view lists no spectators (see phone_public_view): the TV's does
             listed = spectators and seat_id is None
-            short = seat_id is not None or not spectators
-            lobby = part(("lobby", listed, short), lambda: self._lobby_part(room, listed, short))
+            lobby = part(("lobby", listed), lambda: self._lobby_part(room, listed))
             result = dict(lobby)
             result["game"] = room.game_view(seat_id, self.clocks.game_now(room))
             if result["game"] is not None:
@@ -664,10 +662,10 @@ class RoomService:
                     result["audience"] = {**result["audience"], "you": self.audience.personal_view(room, seat_id)}
             return result
 
-    def _lobby_part(self, room: Room, listed: bool, short: bool) -> dict[str, Any]:
+    def _lobby_part(self, room: Room, listed: bool) -> dict[str, Any]:
         """``Room.lobby_view`` as one kind of screen gets it: ``listed``, with the first spectators by name (the
-        TV); ``short``, outside the lobby with only each game's id and name (a phone, or the public view)."""
-        return room.lobby_view(self.connections.connected_seats(room.code), listed, short)
+        TV)."""
+        return room.lobby_view(self.connections.connected_seats(room.code), listed)
 
     def _offline(self, room: Room) -> dict[int, tuple[bool, bool]]:
         """Per game seat: whether every phone of it is gone past the bot grace, and whether a bot plays for it

@@ -157,6 +157,26 @@ def test_a_player_whose_screen_another_answer_does_not_change_gets_no_message(ha
     assert all(len(sent) == 1 and sent[0]["game"]["view"]["question"]["revealed"] for sent in revealed.values())
 
 
+def test_outside_the_lobby_no_screen_is_sent_the_games_settings(harness: Harness):
+    """The lobby's game cards and their settings are drawn in the lobby only. A TV's state in a game carried them all
+    the same: 10 of its 14 KB, encoded and sent at every answer. Outside the lobby each screen gets each game's id
+    and name; back in the lobby the TV gets the cards again."""
+    code, tv = harness.host_room()
+    ana, _ = harness.join(code, "Ana")
+    fan, _ = harness.join(code, "Fan", "spectator")
+    lobby = states(tv, "/tv")[-1]
+    cards = {g["id"]: g for g in lobby["games"]}
+    assert {"values", "settings"} <= set(cards["campaign"])  # the lobby: whole cards
+    assert control(tv, "select_game", game="tally")["ok"] and control(tv, "start")["ok"]
+    for client, namespace in ((tv, "/tv"), (ana, "/play"), (fan, "/play")):
+        playing = states(client, namespace)[-1]
+        assert playing["phase"] == "playing", namespace
+        assert [set(g) for g in playing["games"]] == [{"id", "name_key"}] * len(cards), namespace
+        assert [g["id"] for g in playing["games"]] == list(cards), namespace
+    assert control(tv, "end")["ok"] and control(tv, "lobby")["ok"]
+    assert {"values", "settings"} <= set(next(g for g in states(tv, "/tv")[-1]["games"] if g["id"] == "campaign"))
+
+
 def test_a_quiz_answer_is_sent_to_the_tv_the_answering_phone_and_the_spectators_only():
     """A Quiz question in a room of twelve: each answer went to all thirteen screens, as every player's view listed
     who had answered, though a phone shows only its own answer (quiz.js ``screenKey``). Now a player's view does not
