@@ -137,7 +137,9 @@ FLOOR_COLUMNS = [("rooms", "rooms"), ("actions", "actions"), ("relay_actions", "
                  ("p99", "p99 ms"), ("relay_p99", "relay p99 ms"), ("p99_ratio", "p99 ×"),
                  ("cpu_ms_per_action", "CPU ms/action"), ("relay_cpu_ms_per_action", "relay CPU ms/action"),
                  ("cpu_ratio", "CPU ×"), ("messages_per_action", "messages/action"),
-                 ("relay_messages_per_action", "relay messages/action"), ("relay_lost", "relay lost")]
+                 ("relay_messages_per_action", "relay messages/action"),
+                 ("state_bytes.phone", "phone state B"), ("relay_state_bytes.phone", "relay phone B"),
+                 ("state_bytes.tv", "TV state B"), ("relay_state_bytes.tv", "relay TV B"), ("relay_lost", "relay lost")]
 RECOVERY_COLUMNS = [("rooms", "rooms"), ("events", "events"), ("restored", "restored"),
                     ("start_to_ready_s", "start to ready s"), ("restore_s", "restore alone s"),
                     ("per_event_us", "µs/event"), ("rss_mb", "server RSS MB")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import json
 import random
 import resource
 import time
@@ -18,6 +19,7 @@ from typing import Any
 import socketio
 
 CONNECT_TIMEOUT = 60
+SIZE_EVERY = 4  # one state in this many is measured (its JSON encoded again): enough for a mean, cheap for the load
 
 
 def now_ms() -> float:
@@ -46,6 +48,7 @@ class Client:
         self.versions: list[int] = []  # versions of the states received, in order of arrival
         self.times: list[float] = []  # when each arrived (now_ms)
         self.syncs: list[float] = []  # when each round-trip probe of its own (``sync``) arrived (now_ms)
+        self.sizes: list[tuple[float, int]] = []  # every SIZE_EVERY-th state: when it arrived, its JSON's length
         self.state: dict[str, Any] | None = None
         self.on_state: Any = None
         self.disorder = 0  # states that arrived with a lower version than one before them
@@ -79,6 +82,8 @@ class Client:
             self.disorder += 1
         self.versions.append(version)
         self.times.append(now_ms())
+        if len(self.times) % SIZE_EVERY == 0:  # what the relay's states weigh (bench/relay.py): as Throneroom's
+            self.sizes.append((self.times[-1], len(json.dumps(state, separators=(",", ":")))))
         self.state = state
         if self.on_state is not None:
             self.on_state(state)
@@ -272,8 +277,11 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any, started: Any = N
         return {"rooms": raw, "cpu": cpu, "wall": wall, "busy": busy[0]}
     latencies: list[float] = []
     lost = actions = refused = unanswered = sent_count = disorder = states = pushed = 0
+    sizes: dict[str, list[int]] = {"tv": [], "phone": []}  # the measured states' JSON lengths, by screen
     for _, tv, phones in rooms:
         clients = [tv, *phones]
+        for client in clients:
+            sizes["tv" if client is tv else "phone"] += [n for t, n in client.sizes if measure_from <= t <= stop_at]
         shown = {id(c): set(c.versions) for c in phones}
         states += sum(len(c.versions) for c in clients)
         pushed += sum(measure_from <= t <= stop_at for c in clients for t in (*c.times, *c.syncs))
@@ -304,7 +312,7 @@ async def party_rooms(job: dict[str, Any], ready: Any, go: Any, started: Any = N
     await asyncio.gather(*(c.close() for _, tv, phones in rooms for c in (tv, *phones)))
     return {"latencies": latencies, "lost": lost, "actions": actions, "sent": sent_count, "refused": refused,
             "unanswered": unanswered, "busy": busy[0], "states": states, "disorder": disorder, "cpu": cpu, "wall": wall,
-            "pushed": pushed}
+            "pushed": pushed, "sizes": sizes}
 
 
 # ----- big room: one game, three players, N audience phones -----

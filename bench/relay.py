@@ -3,8 +3,9 @@ socket protocol (docs/protocol.md) for the party-load generator (bench/phones.py
 
 ``python -m bench.relay --port N``. No engine, no database, no validation beyond the JSON shape of a payload. A room
 is a list of sockets, a version and a step. Each action bumps the version, is acknowledged ``{"ok": true, "version":
-v}`` as Throneroom does, and is forwarded to every socket of its room as a ``state`` message of about the size of
-Throneroom's (a phone's state about 4.4 KB of JSON, a TV's about 10.5 KB, measured on a Short Campaign). The
+v}`` as Throneroom does, and is forwarded to every socket of its room as a ``state`` message as long as
+Throneroom's: the floor (bench/scenarios.py) gives it the mean lengths of a phone's and a TV's states that the load
+generator measured on Throneroom in the run it is the floor of (by hand: ``--phone-bytes``, ``--tv-bytes``). The
 generator's phones act once per ``game.step`` when their state offers them legal actions, after a random part of
 the time to ``game.deadline_ms``: so a step lasts until every player of the room has acted on it, then the next
 one opens with a deadline ``--step-ms`` away (the party scenario sets it so that the relay sees about as many
@@ -26,8 +27,8 @@ from typing import Any
 from bench.server import Server
 from host.room import CODE_ALPHABET, CODE_LENGTH
 
-PHONE_BYTES = 4400
-TV_BYTES = 10500
+PHONE_BYTES = 5600  # the lengths measured on a Short Campaign (2026-12-06): the relay run by hand
+TV_BYTES = 5400
 MAX_MESSAGE_BYTES = 65536
 LEGAL = [["choice", 0], ["choice", 1], ["choice", 2], ["choice", 3]]
 
@@ -68,12 +69,11 @@ class Relay:
         self.where: dict[str, str] = {}  # sid -> room code
         self.epoch = secrets.token_hex(4)
         probe = Room("AAAA", "", phase="playing")
-        self.phone_pad = max(0, phone_bytes - self.size(probe, 1, "", ""))
-        self.tv_pad = max(0, tv_bytes - self.size(probe, None, "x" * self.phone_pad, ""))
-        self.pad, self.board = "x" * self.phone_pad, "y" * self.tv_pad
+        self.pad = "x" * max(0, phone_bytes - self.size(probe, 1, ""))  # each screen's filler to its length
+        self.board = "y" * max(0, tv_bytes - self.size(probe, None, ""))
 
-    def size(self, room: Room, seat: int | None, pad: str, board: str) -> int:
-        return len(json.dumps(self.state(room, seat, pad, board, now_ms()), separators=(",", ":")))
+    def size(self, room: Room, seat: int | None, pad: str) -> int:
+        return len(json.dumps(self.state(room, seat, pad, now_ms()), separators=(",", ":")))
 
     def new_room(self) -> Room:
         while True:
@@ -86,7 +86,7 @@ class Relay:
         """The room of a code, made on first use (the relay does not check codes)."""
         return self.rooms.get(code) or self.rooms.setdefault(code, Room(code, secrets.token_hex(16)))
 
-    def state(self, room: Room, seat: int | None, pad: str, board: str, at: int) -> dict[str, Any]:
+    def state(self, room: Room, seat: int | None, pad: str, at: int) -> dict[str, Any]:
         """A snapshot shaped like Throneroom's: the fields the generator reads, and filler to a similar size."""
         game = None
         if room.phase == "playing":
@@ -97,12 +97,12 @@ class Relay:
                 "phase": room.phase, "paused": False, "host": False,
                 "players": [{"id": s, "name": n, "role": "player"} for s, n in room.names.items()],
                 "spectators": [], "spectator_count": 0, "me": None if seat is None else {"id": seat},
-                "game": game, "board": board}
+                "game": game}
 
     def state_for(self, room: Room, sid: str) -> dict[str, Any]:
-        """The state of one socket: a phone's carries its seat and legal moves, a TV's a larger board."""
+        """The state of one socket: a phone's carries its seat and legal moves; each screen's is filled to its length."""
         namespace, seat = room.sockets.get(sid, ("/play", None))
-        return self.state(room, seat, self.pad, self.board if namespace == "/tv" else "", now_ms())
+        return self.state(room, seat, self.board if namespace == "/tv" else self.pad, now_ms())
 
     def follow(self, room: Room, sid: str, namespace: str, seat: int | None) -> None:
         old = self.where.get(sid)
@@ -256,12 +256,15 @@ class RelayServer(Server):
     """The relay in its own process, started and measured like the server under test (``log``: the file of its
     output; the database path of ``Server`` with a .log suffix)."""
 
-    def __init__(self, log: Path, step_ms: int):
+    def __init__(self, log: Path, step_ms: int, phone_bytes: int | None = None, tv_bytes: int | None = None):
         super().__init__(log, seed=None)
         self.step_ms = step_ms
+        self.phone_bytes = phone_bytes or PHONE_BYTES
+        self.tv_bytes = tv_bytes or TV_BYTES
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "bench.relay", "--port", "{port}", "--step-ms", str(self.step_ms)]
+        return [sys.executable, "-m", "bench.relay", "--port", "{port}", "--step-ms", str(self.step_ms),
+                "--phone-bytes", str(self.phone_bytes), "--tv-bytes", str(self.tv_bytes)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,6 +83,17 @@ def test_figures_and_tables():
     assert text.splitlines()[2:] == ["| A | C |", "|---|---:|", "| 1 | 2.2 |", "| — | — |"]
 
 
+def test_the_relays_step_gives_it_the_actions_throneroom_had_in_the_same_window():
+    """The party's actions are measured over the whole duration, from the last game's start (bench/phones.py); a
+    relay step lasts 0.4875 of its length on average (the latest of three players acting at 15-60 % of it), each step
+    three actions. So the step that gives one action a room-second is 3 / 0.4875 s, whatever the duration."""
+    for duration_s in (20, 30, 60):
+        row = {"rooms": 100, "actions": 100 * duration_s}  # one action a room-second
+        step_ms = scenarios.relay_step_ms(row, duration_s)
+        assert step_ms == round(3 / 0.4875 * 1000), duration_s
+        assert round(3 * duration_s * 1000 / (0.4875 * step_ms) * 100) == row["actions"]
+
+
 def test_the_spread_scenario_prints_its_table(tmp_path: Path, capsys: pytest.CaptureFixture):
     parser = argparse.ArgumentParser()
     add_arguments(parser)
@@ -138,6 +149,10 @@ def test_the_party_plays_on_one_server_on_two_workers_behind_haproxy_and_on_the_
     # every action is told to the room's three other sockets at least: the messages per action are counted
     assert floor["messages_per_action"] >= 3 and floor["relay_messages_per_action"] >= 3, floor
     assert "| messages/action | relay messages/action |" in printed
+    # the relay's states are made as long as Throneroom's were in the same run (a sample of each screen's)
+    for screen in ("phone", "tv"):
+        ours, relay = floor["state_bytes"][screen], floor["relay_state_bytes"][screen]
+        assert ours > 500 and abs(relay - ours) < ours / 10, (screen, ours, relay)
 
 
 @pytest.mark.live
