@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, abort
 from flask_socketio import SocketIO
 
 from engine.core import Game
@@ -188,6 +188,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ping_timeout=10,
         **({"message_queue": settings["MESSAGE_QUEUE"]} if settings["MESSAGE_QUEUE"] else {}),
     )
+    route_socketio_path(app)
     runtime = Runtime(service, socketio, settings["PUBLIC_URL"].rstrip("/"),
                       coalesce_broadcasts=settings["COALESCE_BROADCASTS"], limits=limits,
                       max_watchers=int(settings["MAX_WATCHERS"]))
@@ -235,6 +236,22 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if restored:
             log.info("restored %d room(s) from the database", restored)
     return app
+
+
+def route_socketio_path(app: Flask) -> None:
+    """Routes for the Socket.IO path, which the Engine.IO middleware answers before Flask ever sees it. Flask-SocketIO
+    handles every event inside a request context made from the socket's first request, and without a route for its
+    path Werkzeug raised NoMatch and then NotFound at every event: each exception's traceback held a dozen frames and
+    the context in a reference cycle that only the cyclic collector frees, most of what a young collection walked in
+    the party benchmark (10 ms, once a second: docs/decisions.md). One rule per transport: a WebSocket's request
+    matches only a rule marked for WebSockets."""
+    path = "/socket.io/"  # Flask-SocketIO's default, which create_app keeps
+
+    def engineio_only() -> Any:
+        abort(404)  # never reached through the middleware
+
+    app.add_url_rule(path, "engineio", engineio_only, methods=["GET", "POST"])
+    app.add_url_rule(path, "engineio_websocket", engineio_only, websocket=True)
 
 
 def drop_session(socketio: SocketIO, sid: str) -> None:

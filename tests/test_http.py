@@ -9,8 +9,10 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import flask
 import qrcode
 import qrcode.image.svg
+from werkzeug.test import EnvironBuilder
 
 from tests.conftest import Harness
 
@@ -109,3 +111,19 @@ def test_the_qr_code_is_an_svg_of_the_join_url(harness: Harness):
                            border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
     assert response.data.endswith(expected.to_string())  # the same modules as the join URL's code
     assert client.get("/qr/AB.svg").status_code == 404
+
+
+def test_a_socket_events_request_context_finds_a_route_without_raising(harness: Harness):
+    """Flask-SocketIO handles every Socket.IO event inside a Flask request context made from the socket's first
+    request (``GET /socket.io/?EIO=4&transport=...``). No route matched that path, so at every event Werkzeug raised
+    NoMatch and then NotFound, and each exception's traceback held a dozen frames and the request context in a
+    reference cycle that only the cyclic collector frees: most of what a young collection walked in the party
+    benchmark (10 ms, once a second, docs/decisions.md). The path now has routes of its own (never reached: the
+    Engine.IO middleware answers it first), for both transports."""
+    upgrade = {"Upgrade": "websocket", "Connection": "Upgrade"}
+    for method, transport, headers in (("GET", "polling", {}), ("POST", "polling", {}), ("GET", "websocket", upgrade)):
+        environ = EnvironBuilder(path="/socket.io/", method=method, query_string=f"EIO=4&transport={transport}",
+                                 headers=headers).get_environ()
+        with harness.app.request_context(environ):
+            assert flask.request.routing_exception is None, (method, transport, flask.request.routing_exception)
+    assert harness.app.test_client().get("/socket.io/").status_code == 400  # Engine.IO's own answer, as before
