@@ -215,8 +215,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from host import assets
 
     assets.setup(app)  # ETags, fingerprinted URLs, the catalogs' files, compression (docs/decisions.md "Light pages")
-    socketio.on_namespace(TvNamespace("/tv"))
-    socketio.on_namespace(PlayerNamespace("/play"))
+    socketio.on_namespace(TvNamespace("/tv", runtime))
+    socketio.on_namespace(PlayerNamespace("/play", runtime))
     runtime.broadcaster = broadcaster = Broadcaster(runtime)  # the room service's transport
     service.notify = broadcaster.notify
     service.on_foreseen = broadcaster.foreseen

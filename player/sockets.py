@@ -98,10 +98,10 @@ class PlayerNamespace(SafeNamespace):
         runtime().service.houses.answer(room, seat_id, data["request"], data["accept"])
         return ok()
 
-    def on_action(self, data: Any) -> dict[str, Any]:
-        """``{action, step?}``: a move in the running game."""
-        room, seat_id = self._require_seat()
-        runtime().service.act(room, seat_id, data, request.sid)
+    def light_action(self, sid: str, data: Any) -> dict[str, Any]:
+        """``{action, step?}``: a move in the running game (a light event: no request context)."""
+        room, seat_id = self._require_seat(sid)
+        self.rt.service.act(room, seat_id, data, sid)
         return ok(version=room.version)
 
     def on_audience(self, data: Any) -> dict[str, Any]:
@@ -160,21 +160,23 @@ class PlayerNamespace(SafeNamespace):
         rt.broadcaster.probe(request.sid)  # a first round trip at once, then every two seconds
         return rt.service.view(room, seat_id)
 
-    def _seat(self) -> tuple[str, int] | None:
-        found = runtime().service.connections.where(request.sid)
+    def _seat(self, sid: str | None = None) -> tuple[str, int] | None:
+        """The room and seat of this socket (``sid``: given by a light event; else the request's)."""
+        found = self.rt.service.connections.where(sid or request.sid)
         if found is None or found[1] is None:
             return None
         return found[0], found[1]
 
-    def _require_seat(self) -> tuple[Room, int]:
-        relay = runtime().relay
-        if relay is not None and request.sid in relay.local:  # a relayed spectator only answers (host/relay.py)
+    def _require_seat(self, sid: str | None = None) -> tuple[Room, int]:
+        sid = sid or request.sid
+        relay = self.rt.relay
+        if relay is not None and sid in relay.local:  # a relayed spectator only answers (host/relay.py)
             raise RoomError("use_room_route", "reconnect to the room's own server for this")
-        found = self._seat()
+        found = self._seat(sid)
         if found is None:
             raise RoomError("not_joined", "join the room first")
         code, seat_id = found
-        room = runtime().service.room(code)
+        room = self.rt.service.room(code)
         if room.seats[seat_id].kicked:
             raise RoomError("kicked", "the host removed you from this room")
         return room, seat_id
