@@ -1124,8 +1124,26 @@ class Room:
             "timer_scale": self.timer_scale,  # a lobby shows timers as they will run (settings stay unscaled)
         }
 
-    def game_view(self, seat_id: int | None, game_now_ms: int) -> dict[str, Any] | None:
-        """The running or finished game as one room seat sees it (``None``: the TV and spectators)."""
+    def game_slots(self, offline: dict[int, tuple[bool, bool]] | None = None) -> list[dict[str, Any]]:
+        """The game's seats as every screen lists them; with ``offline`` (per seat: whether all its phones are gone,
+        and whether a bot plays for it meanwhile) their ``offline`` and ``away`` too. The same for every screen of the
+        room at a moment: a broadcast builds it once (host/service.py ``_view``), and nothing changes it once built."""
+        session = self.session
+        if session is None:
+            return []
+        slots = []
+        for s in session.slots:
+            slot = {"index": s.index, "name": s.name, "bot": s.is_bot, "seat": s.seat_id, "members": s.members,
+                    "colour": s.colour, "shape": s.shape, "bot_moves": session.bot_moves.get(s.index, 0)}
+            if offline is not None:
+                slot["offline"], slot["away"] = offline[s.index]
+            slots.append(slot)
+        return slots
+
+    def game_view(self, seat_id: int | None, game_now_ms: int,
+                  slots: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+        """The running or finished game as one room seat sees it (``None``: the TV and spectators); ``slots``: the
+        seats as ``game_slots`` built them for every screen (built here if not given)."""
         session = self.session
         if session is None:
             return None
@@ -1138,9 +1156,7 @@ class Room:
         return {
             "id": session.game_id,
             "name_key": session.game.info.name_key,
-            "slots": [{"index": s.index, "name": s.name, "bot": s.is_bot, "seat": s.seat_id,
-                       "members": s.members, "colour": s.colour, "shape": s.shape,
-                       "bot_moves": session.bot_moves.get(s.index, 0)} for s in session.slots],
+            "slots": self.game_slots() if slots is None else slots,
             "team_keys": list(session.game.info.team_keys),
             "team_colours": list(session.game.info.team_colours),
             "you": slot,

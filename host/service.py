@@ -625,11 +625,10 @@ class RoomService:
             listed = spectators and seat_id is None
             lobby = part(("lobby", listed), lambda: self._lobby_part(room, listed))
             result = dict(lobby)
-            result["game"] = room.game_view(seat_id, self.clocks.game_now(room))
-            if result["game"] is not None:
-                offline = part("offline", lambda: self._offline(room))
-                for slot in result["game"]["slots"]:  # a bot plays for a player whose phones are all gone, where the
-                    slot["offline"], slot["away"] = offline[slot["index"]]  # game stands in (QUIZ-S15)
+            # the seats, with who is offline and whether a bot plays for a player whose phones are all gone, where
+            # the game stands in (QUIZ-S15): the same for every screen, built once per broadcast
+            slots = part("slots", lambda: room.game_slots(self._offline(room))) if room.session is not None else None
+            result["game"] = room.game_view(seat_id, self.clocks.game_now(room), slots)
             result["audience"] = part("audience", lambda: self.audience.public_view(room)) \
                 if result["game"] is not None else None
             if seat_id is not None:
