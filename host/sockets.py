@@ -192,7 +192,8 @@ class SafeNamespace(Namespace):
     event, and only the server's own connect and disconnect reach the handlers.
     """
 
-    LIGHT_EVENTS = ("action", "ping")  # handled by ``light_<event>(sid, payload)`` without a Flask request context
+    LIGHT_EVENTS = ("action", "ping", "audience")  # handled by ``light_<event>(sid, payload)`` without a Flask
+    # request context
 
     def __init__(self, namespace: str, rt: Any):
         super().__init__(namespace)
@@ -212,9 +213,10 @@ class SafeNamespace(Namespace):
         handler = getattr(self, "on_" + event, None) if isinstance(event, str) else None
         if not isinstance(event, str) or event.startswith("_") or event in ("connect", "disconnect"):
             handler = None
-        if light is not None:  # a move or a clock sync, the events every page sends most: Flask-SocketIO's request
-            # context for each (a request object, a URL adapter, a routing match, a session: a twentieth of the party
-            # benchmark's server) is skipped; the handler is given the sid, and answers and is guarded as any other
+        if light is not None:  # a move, a clock sync or an audience answer (a crowd's, in the same second), the
+            # events pages send most: Flask-SocketIO's request context for each (a request object, a URL adapter, a
+            # routing match, a session: a twentieth of the party benchmark's server) is skipped; the handler is given
+            # the sid, and answers and is guarded as any other
             if not self.server.get_environ(sid, namespace=self.namespace):
                 return "", 400  # a socket Socket.IO has no record of, as Flask-SocketIO answers it
             handler = lambda payload: light(sid, payload)

@@ -104,19 +104,20 @@ class PlayerNamespace(SafeNamespace):
         self.rt.service.act(room, seat_id, data, sid)
         return ok(version=room.version)
 
-    def on_audience(self, data: Any) -> dict[str, Any]:
-        """``{action, step?, ms?}``: a spectator's answer to the open question (audience play-along)."""
-        relay = runtime().relay
-        if relay is not None and request.sid in relay.local:  # timed and scored by the room's owner
-            return relay.answer(request.sid, data)
-        room, seat_id = self._require_seat()
-        rt = runtime()
-        answer = rt.service.audience_answer(room, seat_id, data, request.sid)
+    def light_audience(self, sid: str, data: Any) -> dict[str, Any]:
+        """``{action, step?, ms?}``: a spectator's answer to the open question (audience play-along; a light event,
+        a crowd's answers arrive in the same second)."""
+        rt = self.rt
+        relay = rt.relay
+        if relay is not None and sid in relay.local:  # timed and scored by the room's owner
+            return relay.answer(sid, data)
+        room, seat_id = self._require_seat(sid)
+        answer = rt.service.audience_answer(room, seat_id, data, sid)
         # The answer changes only this phone's own part: it alone gets its new state ("Sent" even if the ack is
         # lost), without a broadcast to a room of a thousand spectators.
         state = spectator_state(rt.service, room, seat_id) if room.seats[seat_id].role == "spectator" \
             else rt.service.view(room, seat_id)  # (a latecomer player playing along: its own view)
-        rt.socketio.emit("state", state, to=request.sid, namespace="/play", ignore_queue=True)
+        rt.socketio.emit("state", state, to=sid, namespace="/play", ignore_queue=True)
         return ok(**answer)
 
     def on_remote_claim(self, data: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Harness, control
+from tests.test_audience import campaign_room, errcode, open_question, send
 
 
 @pytest.fixture
@@ -75,3 +76,24 @@ def test_a_move_without_a_request_context_is_still_checked_and_guarded(harness: 
     answer = phones["Bob"].emit("action", {"action": {"answer": "3"}}, namespace="/play", callback=True)
     assert answer["ok"] is False and answer["error"]["code"] == "internal"  # answered, and the server goes on
     assert contexts == []
+
+
+def test_an_audience_answer_makes_no_request_context_and_is_still_checked():
+    """A crowd's answers arrive in the same second (the big-room benchmark's 5,000 phones): each is a light event."""
+    harness = Harness(TIMER_SCALE=0.5)
+    original = harness.app.request_context
+    made: list[str] = []
+    harness.app.request_context = lambda environ: made.append(environ.get("PATH_INFO", "")) or original(environ)
+    code, _tv, phones = campaign_room(harness, ("Sam",))
+    sam = phones["Sam"]
+    open_question(harness, code, "numeric")
+    harness.clock.advance(300)
+    made.clear()
+    assert errcode(sam.emit("audience", ["not", "an", "object"], namespace="/play", callback=True)) == "invalid"
+    assert errcode(send(sam, {"answer": "twelve"})) == "invalid"
+    answer = send(sam, {"answer": 5}, ms=250)
+    assert answer["ok"], answer
+    own = [m["args"][0] for m in sam.get_received("/play") if m["name"] == "state"][-1]
+    assert own["audience"]["you"]["yours"] == 5  # its own state, at once
+    assert errcode(send(sam, {"answer": 6}, ms=250)) == "already_answered"
+    assert made == []
