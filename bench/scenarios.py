@@ -139,7 +139,7 @@ def party(rooms: int, workers: int, duration_s: float, timer_scale: float, seed:
         # the messages the server sent the sockets (states and round-trip probes of their own) during the measured
         # play, per action: the part of an action's cost that is the stack's per message
         "messages_per_action": round(sum(f.get("pushed", 0) for f in figures) / actions, 2) if actions else None,
-        # the mean length of a state's JSON on a phone and on a TV (a sample of them): the relay's are made as long
+        # the mean length of a state's JSON on a phone and on a TV: the relay's are made as long
         "state_bytes": {screen: mean_of([n for f in figures for n in f["sizes"][screen]]) for screen in ("phone", "tv")},
         "latency": summary(latencies), "lost": sum(f["lost"] for f in figures),
         "disorder": sum(f["disorder"] for f in figures), "states": sum(f["states"] for f in figures),

@@ -149,7 +149,7 @@ def test_the_party_plays_on_one_server_on_two_workers_behind_haproxy_and_on_the_
     # every action is told to the room's three other sockets at least: the messages per action are counted
     assert floor["messages_per_action"] >= 3 and floor["relay_messages_per_action"] >= 3, floor
     assert "| messages/action | relay messages/action |" in printed
-    # the relay's states are made as long as Throneroom's were in the same run (a sample of each screen's)
+    # the relay's states are made as long as Throneroom's were in the same run (each screen's mean)
     for screen in ("phone", "tv"):
         ours, relay = floor["state_bytes"][screen], floor["relay_state_bytes"][screen]
         assert ours > 500 and abs(relay - ours) < ours / 10, (screen, ours, relay)
