@@ -27,7 +27,7 @@ from typing import Any
 from bench.server import Server
 from host.room import CODE_ALPHABET, CODE_LENGTH
 
-PHONE_BYTES = 5900  # the lengths measured on a Short Campaign (2026-12-06): the relay run by hand
+PHONE_BYTES = 5900  # the lengths when the relay is run by hand: a Short Campaign's, measured on 2026-12-06
 TV_BYTES = 5800
 MAX_MESSAGE_BYTES = 65536
 LEGAL = [["choice", 0], ["choice", 1], ["choice", 2], ["choice", 3]]

@@ -8,13 +8,14 @@ unknown ones included, and no exception escapes a handler.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
 from typing import Any
 
 import orjson
-from flask import current_app, request
+from flask import request
 from flask_socketio import Namespace
 from socketio.packet import Packet
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -160,11 +161,6 @@ def spectator_state(service: Any, room: Any, seat_id: int) -> Spliced:
     return Spliced(service.spectator_view(room, seat_id, shared), encoded, audience)
 
 
-def runtime() -> Any:
-    """The app's runtime (service, socketio, public URL)."""
-    return current_app.extensions["throneroom"]
-
-
 def ok(**extra: Any) -> dict[str, Any]:
     """A positive acknowledgement."""
     return {"ok": True, **extra}
@@ -192,12 +188,15 @@ class SafeNamespace(Namespace):
     event, and only the server's own connect and disconnect reach the handlers.
     """
 
-    LIGHT_EVENTS = ("action", "ping", "audience")  # handled by ``light_<event>(sid, payload)`` without a Flask
-    # request context
+    # The events pages send most, a move, a clock sync and an audience answer (a crowd's, in the same second), are
+    # handled by ``light_<event>(sid, payload)`` without Flask-SocketIO's request context for each (a request object,
+    # a URL adapter, a routing match, a session: a twentieth of the party benchmark's server); answered and guarded as
+    # any other event.
+    LIGHT_EVENTS = ("action", "ping", "audience")
 
     def __init__(self, namespace: str, rt: Any):
         super().__init__(namespace)
-        self.rt = rt  # the app's runtime: a light event has no app context to find it by (``runtime()``)
+        self.rt = rt  # the app's runtime (host/app.py: service, socketio, broadcaster, relay)
         self.connected_sids: set[str] = set()
 
     def trigger_event(self, event: str, *args: Any) -> Any:
@@ -210,16 +209,12 @@ class SafeNamespace(Namespace):
             self.connected_sids.discard(sid)  # a real disconnect: python-socketio marked it pending first
             return super().trigger_event(event, *args)
         light = getattr(self, "light_" + event, None) if event in self.LIGHT_EVENTS else None
-        handler = getattr(self, "on_" + event, None) if isinstance(event, str) else None
-        if not isinstance(event, str) or event.startswith("_") or event in ("connect", "disconnect"):
+        if light is not None:
+            handler = functools.partial(light, sid)
+        elif isinstance(event, str) and not event.startswith("_") and event not in ("connect", "disconnect"):
+            handler = getattr(self, "on_" + event, None)
+        else:
             handler = None
-        if light is not None:  # a move, a clock sync or an audience answer (a crowd's, in the same second), the
-            # events pages send most: Flask-SocketIO's request context for each (a request object, a URL adapter, a
-            # routing match, a session: a twentieth of the party benchmark's server) is skipped; the handler is given
-            # the sid, and answers and is guarded as any other
-            if not self.server.get_environ(sid, namespace=self.namespace):
-                return "", 400  # a socket Socket.IO has no record of, as Flask-SocketIO answers it
-            handler = lambda payload: light(sid, payload)
 
         def guarded(payload: Any) -> Any:
             if handler is None:
@@ -236,20 +231,22 @@ class SafeNamespace(Namespace):
                 log.exception("event %s failed", event)
                 return refuse(RoomError("internal", "the server could not handle this event"))
 
-        if light is not None:
-            return guarded(data)
-        return self.socketio._handle_event(guarded, event, self.namespace, sid, data)
+        if light is None:
+            return self.socketio._handle_event(guarded, event, self.namespace, sid, data)
+        if not self.server.get_environ(sid, namespace=self.namespace):
+            return "", 400  # a socket Socket.IO has no record of, as Flask-SocketIO answers it
+        return guarded(data)
 
     def room_of(self, raw_code: Any) -> Any:
         """The room a watch, hello or join names. Behind HAProxy (a worker) the connection must have been routed for
         that room (its ``room`` query parameter, docs/scaling.md): a worker never takes a room it was not sent, which
         would move the room away from the worker its code routes to."""
         self.check_route(raw_code)
-        return runtime().service.room(raw_code)
+        return self.rt.service.room(raw_code)
 
     def check_route(self, raw_code: Any) -> None:
         """RoomError ``wrong_route`` if a worker's connection was opened for another room than ``raw_code``."""
-        if runtime().service.store.leases is not None:
+        if self.rt.service.store.leases is not None:
             routed = request.args.get("room", "")
             try:
                 same = normalise_code(routed) == normalise_code(raw_code)
@@ -260,7 +257,7 @@ class SafeNamespace(Namespace):
                                 "?room=CODE", "code")
 
     def on_disconnect(self, reason: Any = None) -> None:
-        rt = runtime()
+        rt = self.rt
         if rt.stopping:  # the server closes every socket as it stops (host/app.py shutdown): no room to tell
             return
         rt.host_sids.discard(request.sid)
@@ -294,7 +291,7 @@ class TvNamespace(SafeNamespace):
     def on_watch(self, data: Any) -> dict[str, Any]:
         """``{code, host_token?}``: follow a room; with the right token, become its host."""
         data = payload_dict(data, "code")
-        rt = runtime()
+        rt = self.rt
         rt.host_sids.discard(request.sid)  # host rights belong to one room: watching again starts over
         room = self.room_of(data["code"])
         token = data.get("host_token")
@@ -315,7 +312,7 @@ class TvNamespace(SafeNamespace):
     def on_control(self, data: Any) -> dict[str, Any]:
         """``{control, ...}``: a host control; see docs/protocol.md."""
         data = payload_dict(data, "control")
-        rt = runtime()
+        rt = self.rt
         code = self._room_code()
         if request.sid not in rt.host_sids:
             raise RoomError("not_host", "only the host's screen may do this")
@@ -341,7 +338,7 @@ class TvNamespace(SafeNamespace):
         return ok()
 
     def _room_code(self) -> str:
-        found = runtime().service.connections.where(request.sid)
+        found = self.rt.service.connections.where(request.sid)
         if found is None:
             raise RoomError("not_watching", "watch a room first")
         return found[0]

@@ -7,7 +7,7 @@ from typing import Any
 from flask import request
 
 from host.room import Room, RoomError, clean_name, normalise_code
-from host.sockets import SafeNamespace, apply_control, ok, payload_dict, runtime, spectator_state
+from host.sockets import SafeNamespace, apply_control, ok, payload_dict, spectator_state
 
 
 class PlayerNamespace(SafeNamespace):
@@ -15,12 +15,12 @@ class PlayerNamespace(SafeNamespace):
 
     def on_connect(self, _auth: Any = None) -> None:
         """A phone's socket: its round trip is measured by its Engine.IO heartbeat from now on (host/broadcast.py)."""
-        runtime().broadcaster.time_heartbeat(request.sid)
+        self.rt.broadcaster.time_heartbeat(request.sid)
 
     def on_hello(self, data: Any) -> dict[str, Any]:
         """``{code, token}``: come back to one's seat after a reload or a lost connection."""
         data = payload_dict(data, "code", "token")
-        rt = runtime()
+        rt = self.rt
         if rt.relay is not None and request.args.get("audience"):  # a spectator's phone spread over the workers
             code = normalise_code(data["code"])
             if rt.relay.holder_elsewhere(code):
@@ -33,7 +33,7 @@ class PlayerNamespace(SafeNamespace):
     def on_join(self, data: Any) -> dict[str, Any]:
         """``{code, name, role, language?}``: take a new seat; the answer carries the seat token."""
         data = payload_dict(data, "code", "name")
-        rt, room = runtime(), self._newcomer(data)
+        rt, room = self.rt, self._newcomer(data)
         seat_id, token = rt.service.join(room, data["name"], data.get("role", "player"), data.get("language"))
         return ok(seat=seat_id, token=token, state=self._attach(room, seat_id), **self._spread(room, seat_id))
 
@@ -42,8 +42,8 @@ class PlayerNamespace(SafeNamespace):
         that a big room's audience spreads over every worker (docs/scaling.md). A spectator holding the host remote,
         and any while a hand-over code waits (it may be the one about to say it), stays on the room's own worker,
         where the remote's events are taken (docs/remote.md)."""
-        service = runtime().service
-        spread = runtime().relay is not None and room.seats[seat_id].role == "spectator" and \
+        service = self.rt.service
+        spread = self.rt.relay is not None and room.seats[seat_id].role == "spectator" and \
             room.remote_seat != seat_id and room.code not in service.remotes.pending
         return {"spread": True} if spread else {}
 
@@ -52,15 +52,15 @@ class PlayerNamespace(SafeNamespace):
         the host's TV asks to confirm, and the answer comes as ``claimed`` (with the seat's new token) or
         ``claim_refused``."""
         data = payload_dict(data, "code", "name")
-        rt, room = runtime(), self._newcomer(data)
+        rt, room = self.rt, self._newcomer(data)
         return ok(**rt.service.claims.ask(room, data["name"], request.sid))
 
     def on_sit_out(self, data: Any) -> dict[str, Any]:
         """``{out}``: watch the next game (true) or play it (false); a spectator asking to play becomes a player."""
         data = payload_dict(data, "out")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
-        service = runtime().service  # a spectator asking to play in a full room may take a seat left unused
+        self.rt.limits.hit("seat", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
+        service = self.rt.service  # a spectator asking to play in a full room may take a seat left unused
         service.making_room(room, lambda: service.submit(room, "sit_out", {"seat": seat_id, "out": data["out"]}))
         return ok()
 
@@ -70,16 +70,16 @@ class PlayerNamespace(SafeNamespace):
         room, seat_id = self._require_seat()
         if room.seats[seat_id].name == clean_name(data["name"]):
             return ok()  # the name it has: nothing to log
-        runtime().limits.hit("rename", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
-        runtime().service.submit(room, "rename", {"seat": seat_id, "name": data["name"]})
+        self.rt.limits.hit("rename", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
+        self.rt.service.submit(room, "rename", {"seat": seat_id, "name": data["name"]})
         return ok()
 
     def on_language(self, data: Any) -> dict[str, Any]:
         """``{language}``: this phone's own language."""
         data = payload_dict(data, "language")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)
-        runtime().service.submit(room, "seat_language", {"seat": seat_id, "language": data["language"]})
+        self.rt.limits.hit("seat", request.remote_addr, room.code, seat_id)
+        self.rt.service.submit(room, "seat_language", {"seat": seat_id, "language": data["language"]})
         return ok()
 
     def on_team(self, data: Any) -> dict[str, Any]:
@@ -88,14 +88,14 @@ class PlayerNamespace(SafeNamespace):
         a pick never carries who agreed (``by``)."""
         data = payload_dict(data, "team")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)
-        return ok(**runtime().service.houses.ask(room, seat_id, data["team"], request.sid))
+        self.rt.limits.hit("seat", request.remote_addr, room.code, seat_id)
+        return ok(**self.rt.service.houses.ask(room, seat_id, data["team"], request.sid))
 
     def on_house_answer(self, data: Any) -> dict[str, Any]:
         """``{request, accept}``: a member's answer to a latecomer asking to join the house (CROWN-D2)."""
         data = payload_dict(data, "request", "accept")
         room, seat_id = self._require_seat()
-        runtime().service.houses.answer(room, seat_id, data["request"], data["accept"])
+        self.rt.service.houses.answer(room, seat_id, data["request"], data["accept"])
         return ok()
 
     def light_action(self, sid: str, data: Any) -> dict[str, Any]:
@@ -125,8 +125,8 @@ class PlayerNamespace(SafeNamespace):
         hold the host remote from now on (host/remote.py, docs/remote.md). The remote's view follows as ``remote``."""
         data = payload_dict(data, "handover")
         room, seat_id = self._require_seat()
-        runtime().limits.hit("seat", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
-        runtime().service.remotes.claim(room, seat_id, data["handover"])
+        self.rt.limits.hit("seat", request.remote_addr, room.code, seat_id)  # logged and broadcast: within a rate
+        self.rt.service.remotes.claim(room, seat_id, data["handover"])
         return ok()
 
     def on_remote_control(self, data: Any) -> dict[str, Any]:
@@ -134,7 +134,7 @@ class PlayerNamespace(SafeNamespace):
         same fields and checks; refused ``not_host`` from any other phone. Logged with ``remote``: the seat."""
         data = payload_dict(data, "control")
         room, seat_id = self._require_seat()
-        rt = runtime()
+        rt = self.rt
         rt.service.remotes.require(room, seat_id)
         apply_control(rt, room, data, request.remote_addr, by=seat_id)
         return ok()
@@ -143,7 +143,7 @@ class PlayerNamespace(SafeNamespace):
         """``{}``: the phone holding the host remote gives it back to the TV."""
         payload_dict(data)
         room, seat_id = self._require_seat()
-        runtime().service.remotes.release(room, seat_id)
+        self.rt.service.remotes.release(room, seat_id)
         return ok()
 
     def _newcomer(self, data: dict[str, Any]) -> Room:
@@ -152,11 +152,11 @@ class PlayerNamespace(SafeNamespace):
         room = self.room_of(data["code"])
         if self._seat() is not None:
             raise RoomError("already_seated", "this connection already has a seat")
-        runtime().limits.hit("join", request.remote_addr, room.code)
+        self.rt.limits.hit("join", request.remote_addr, room.code)
         return room
 
     def _attach(self, room: Room, seat_id: int) -> dict[str, Any]:
-        rt = runtime()
+        rt = self.rt
         rt.service.connections.connect(room, request.sid, seat_id)
         rt.broadcaster.probe(request.sid)  # a first round trip at once, then every two seconds
         return rt.service.view(room, seat_id)

@@ -97,3 +97,12 @@ def test_an_audience_answer_makes_no_request_context_and_is_still_checked():
     assert own["audience"]["you"]["yours"] == 5  # its own state, at once
     assert errcode(send(sam, {"answer": 6}, ms=250)) == "already_answered"
     assert made == []
+
+
+def test_a_light_event_on_a_namespace_without_it_and_private_names_are_unknown(harness: Harness):
+    """A TV has no moves to make, and a name that is not an event (a method's, a server-only one) is refused by name."""
+    _code, tv, phones = started_campaign(harness)
+    for client, namespace, event in ((tv, "/tv", "action"), (tv, "/tv", "audience"), (phones["Ana"], "/play", "_seat"),
+                                     (phones["Ana"], "/play", "light_action"), (phones["Ana"], "/play", "connect")):
+        answer = client.emit(event, {"action": {"answer": "1"}}, namespace=namespace, callback=True)
+        assert answer["ok"] is False and answer["error"]["code"] == "unknown_event", (namespace, event, answer)

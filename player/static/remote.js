@@ -116,14 +116,16 @@ TR.remote = (() => {
     return t("remote.poll");
   }
 
+  /* The answer first, the one thing only this phone shows: the card scrolls in its own region under a long question
+   * (remote.css), and the question itself is on the TV too. */
   function notesCard(n) {
     return h("section", {class: "remote-notes", id: "remote-notes", "aria-labelledby": "remote-notes-title"},
       h("h3", {id: "remote-notes-title"}, t("remote.answer_title")),
-      h("p", {class: "muted"}, t("remote.question_n", {n: n.index + 1, total: n.total})),
-      h("p", {class: "remote-prompt", dir: "auto", "data-verbatim": ""}, localized(n.prompt)),
       h("p", {class: "remote-answer", id: "remote-answer", dir: "auto", "data-verbatim": ""}, answerText(n)),
       n.kind === "numeric" && n.margin ? h("p", {class: "muted"}, t("remote.margin", {margin: n.margin})) : null,
-      n.revealed ? h("p", {class: "muted", id: "remote-revealed"}, t("remote.revealed")) : null);
+      n.revealed ? h("p", {class: "muted", id: "remote-revealed"}, t("remote.revealed")) : null,
+      h("p", {class: "muted"}, t("remote.question_n", {n: n.index + 1, total: n.total})),
+      h("p", {class: "remote-prompt", dir: "auto", "data-verbatim": ""}, localized(n.prompt)));
   }
 
   function claimCard(c) {
