@@ -432,10 +432,19 @@ async def big_room(job: dict[str, Any], ready: Any, go: Any, answered: Any, clos
         await loop.run_in_executor(None, close.wait)
         for i, player in enumerate(players):
             game = player.state["game"]
+            # as the page: a question in its preview is answered once it opens by the player's own clock, whatever
+            # the audience did (a CI run had a player's answer refused not_your_turn after every spectator's ack)
+            await asyncio.sleep(max(0.0, until_open(game) - (now_ms() - player.times[-1]) / 1000))
             if i == len(players) - 1:
                 closed_at.value = now_ms()
             answer = await player.call("action", {"action": {"answer": 100 * (i + 1)}, "step": game["step"]})
-            assert answer["ok"], answer
+            if not answer["ok"]:  # what the player's screen showed, and what the audience was told, to read the cause
+                q = game["view"].get("question") or {}
+                raise AssertionError(
+                    f"player {i}'s answer refused: {answer['error']}; its screen at step {game['step']}, phase "
+                    f"{game['view'].get('phase')}, question opens {q.get('opens_ms')} closes {q.get('closes_ms')}, "
+                    f"game clock {game['now_ms']} received {round(now_ms() - player.times[-1])} ms ago; the audience's "
+                    f"refusals: {[s.refusal for s in spectators if s.refusal is not None]}")
     else:
         await loop.run_in_executor(None, close.wait)
     deadline = now_ms() + job["timeout_s"] * 1000

@@ -115,8 +115,7 @@ class Server:
     def cpu_seconds(self) -> float:
         """User and system CPU the server process has used so far."""
         assert self.ps is not None
-        times = self.ps.cpu_times()
-        return times.user + times.system
+        return process_cpu_seconds(self.ps.pid)
 
     def rss_bytes(self) -> int:
         """The server's resident memory now."""
@@ -170,16 +169,27 @@ def haproxy_config(bind: str, workers: list[tuple[str, int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used so far, all its threads, the ended ones too, to the nanosecond:
+    read from its CPU clock (clock_getcpuclockid(3): Linux lets any process read another's). psutil's ``cpu_times``
+    count in the kernel's clock ticks of 10 ms, too coarse for a quick run: a relay using 5 ms in 3 s read 0 or 10.
+    Where that clock cannot be read, psutil's figure."""
+    try:
+        return time.clock_gettime(((~pid) << 3) | 2)  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
+    except (OSError, AttributeError, OverflowError):
+        times = psutil.Process(pid).cpu_times()
+        return times.user + times.system
+
+
 def tree_cpu(ps: psutil.Process) -> float:
     """CPU seconds of a process and of its children, the live ones and those it reaped (PostgreSQL's backends)."""
     total = 0.0
     try:
         times = ps.cpu_times()
-        total = times.user + times.system + times.children_user + times.children_system
+        total = process_cpu_seconds(ps.pid) + times.children_user + times.children_system
         for child in ps.children(recursive=True):
-            with contextlib.suppress(psutil.Error):
-                child_times = child.cpu_times()
-                total += child_times.user + child_times.system
+            with contextlib.suppress(psutil.Error, OSError):
+                total += process_cpu_seconds(child.pid)
     except psutil.Error:
         pass
     return total

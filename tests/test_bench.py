@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 import pytest
 
-from bench import scenarios
+from bench import scenarios, server
 from bench.cli import add_arguments, run
 from bench.report import percentile, summary, table
 
@@ -92,6 +93,28 @@ def test_the_relays_step_gives_it_the_actions_throneroom_had_in_the_same_window(
         step_ms = scenarios.relay_step_ms(row, duration_s)
         assert step_ms == round(3 / 0.4875 * 1000), duration_s
         assert round(3 * duration_s * 1000 / (0.4875 * step_ms) * 100) == row["actions"]
+
+
+def test_a_process_cpu_is_read_finer_than_a_clock_tick():
+    """A quick party run is 3 s: the relay used 10 ms of CPU in it, or 20, or none, when a process's CPU was read in
+    the kernel's clock ticks (psutil's ``cpu_times``), and its CPU per action came out 0.0 in one CI run in three.
+    A few milliseconds spent in another process must read as a few milliseconds, not as 0 or 10."""
+    import subprocess
+    import sys
+
+    spin = "import sys, time\nt = time.thread_time()\nwhile time.thread_time() - t < 0.003: pass\nsys.stdin.read()"
+    child = subprocess.Popen([sys.executable, "-c", spin], stdin=subprocess.PIPE)
+    try:
+        before = server.process_cpu_seconds(child.pid)
+        deadline = time.monotonic() + 30
+        while server.process_cpu_seconds(child.pid) - before < 0.003 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # the child is idle now, waiting on its stdin
+        used = server.process_cpu_seconds(child.pid)
+        assert used == pytest.approx(server.process_cpu_seconds(child.pid), abs=0.001)  # idle: it stays
+        assert used > 0 and round(used * 1000, 6) % 10 != 0, used  # not a whole number of 10 ms ticks
+    finally:
+        child.communicate(b"")
 
 
 def test_the_spread_scenario_prints_its_table(tmp_path: Path, capsys: pytest.CaptureFixture):
