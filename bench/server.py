@@ -74,7 +74,7 @@ def launch_on(command: list[str], port: int, log: Path, timeout: float = 60,
 
 
 class Server:
-    """One server process; ``cpu_seconds`` and ``rss_bytes`` read it from outside with psutil."""
+    """One server process; ``cpu_seconds`` and ``rss_bytes`` read it from outside (``process_cpu_seconds``, psutil)."""
 
     def __init__(self, db: Path, timer_scale: float = 1.0, test_games: bool = False, seed: int | None = 1):
         self.db = db
@@ -197,7 +197,7 @@ def tree_cpu(ps: psutil.Process) -> float:
 
 class Cluster:
     """``count`` ``throneroom worker`` processes (w1, w2, ...) behind HAProxy, sharing a PostgreSQL and a Redis, all on
-    127.0.0.1; ``url`` is HAProxy's. ``cpu()`` reads every process's CPU seconds from outside with psutil."""
+    127.0.0.1; ``url`` is HAProxy's. ``cpu()`` reads every process's CPU seconds from outside (``tree_cpu``)."""
 
     def __init__(self, tmp: Path, count: int, timer_scale: float = 1.0, seed: int | None = 1):
         self.tmp = tmp
