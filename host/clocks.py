@@ -333,15 +333,24 @@ class Clocks:
         return game_ms, mono_ms
 
     def _tick_room(self, room: Room, session: Any) -> None:
+        """What is due is decided here without the room's lock; each event goes in only if no other event came
+        meanwhile (``submit``'s ``still``). A player's answer that held the lock had caught up with the same timeout
+        (``catch_up``): fired again, it fell on the question just opened and closed it, as a host's Skip does."""
         service = self.service
+        seq = room.seq
+
+        def unchanged() -> bool:
+            return room.seq == seq and room.session is session
+
         deadline = self.due_deadline(room)
         if deadline is not None and self.game_now(room) >= deadline:
-            service.submit(room, "timeout", {})
+            service.submit(room, "timeout", {}, still=unchanged)
             return
         now = self.game_now(room)
         stands_in = session.game.stands_in(session.state)  # the Quiz without bots: a seat gone answers nothing
         if not stands_in and deadline is not None and self.waits_only_for_gone(room):
-            service.submit(room, "timeout", {})  # everyone here answered: no need to wait for those who left
+            service.submit(room, "timeout", {},  # everyone here answered: no need to wait for those who left
+                           still=lambda: unchanged() and self.waits_only_for_gone(room))
             return
         for slot in session.slots:
             if not slot.bot_plays(service.connections.team_away(room, slot.members), stands_in):
@@ -362,7 +371,7 @@ class Clocks:
             if now >= plan.due_ms:
                 del self.bot_plans[key]
                 service.submit(room, "action", {"slot": slot.index, "action": plan.action,
-                                                "step": None, "by": "bot"})
+                                                "step": None, "by": "bot"}, still=unchanged)
                 return
 
     def waits_only_for_gone(self, room: Room) -> bool:

@@ -275,13 +275,16 @@ class RoomService:
 
     # ----- the one write path -----
 
-    def submit(self, room: Room, kind: str, data: dict[str, Any]) -> Any:
+    def submit(self, room: Room, kind: str, data: dict[str, Any], still: Callable[[], bool] | None = None) -> Any:
         """Check, log, apply and announce one event; RoomError (and nothing changed) if refused. Returns what
         applying it gave (a join: the new seat's id), taken under the room's lock. A timeout whose change every
         screen makes by itself at the time it showed (``Game.foreseen``: a question's preview or "get ready" that ends
         on time) is not announced: a quarter of the party benchmark's states, which told nothing new
-        (docs/decisions.md)."""
+        (docs/decisions.md). ``still``: for an event decided without the room's lock (the ticker's), whether it still
+        holds once the lock is taken; if not, nothing is done and None returned."""
         with self.locks[room.code]:
+            if still is not None and not still():
+                return None
             data = {**data, "gt": self.clocks.game_now(room)}
             before = room.session.state if kind == "timeout" and room.session is not None else None
             effect = room.plan(kind, data)

@@ -147,3 +147,33 @@ def test_a_quiz_get_ready_the_host_skips_is_sent_to_every_screen():  # QUIZ-S6
     harness.clock.advance(200)
     assert control(tv, "skip")["ok"]  # the host opens it before the time every screen showed
     assert harness.service.room(code).session.state.phase == "question" and told == [code]
+
+
+def test_a_timeout_the_ticker_saw_due_is_not_fired_again_after_a_phone_caught_up_with_it():  # CAMP-D2, CAMP-D3
+    """The ticker looks at a room without its lock and then asks for it to fire what it saw due; a player's answer
+    that held the lock meanwhile had already caught up with the same unlock (``Clocks.catch_up``). The ticker's
+    timeout then fell on the open question and closed it, 300 ms after it opened, as a host's Skip would: every
+    answer after it was refused (the big-room benchmark on two workers, under load: the players ``not_your_turn``,
+    the audience ``too_late``)."""
+    clock = FakeClock()
+    service = make_service(clock=clock)
+    room, seats, _told = campaign(service)
+    seen = service.view(room, seats[0])["game"]["step"]
+    clock.advance(opens_in(service, room) + 5)
+    submit, raced = service.submit, []
+
+    def racing(room_, kind, data, *args, **kwargs):
+        if kind == "timeout" and not raced:  # the ticker's, decided: a phone's answer takes the lock first
+            raced.append(kind)
+            service.act(room, seats[0], {"action": {"answer": "12"}, "step": seen})
+        return submit(room_, kind, data, *args, **kwargs)
+
+    service.submit = racing
+    service.tick()
+    assert raced, "the ticker fired nothing"
+    state = room.session.state
+    assert state.phase == "answer", state.phase  # the question stays open for its whole time
+    assert [a.seat for a in state.asking.answers] == [0]
+    service.submit = submit
+    service.act(room, seats[1], {"action": {"answer": "7"}, "step": seen})  # was refused not_your_turn
+    assert [a.seat for a in room.session.state.asking.answers] == [0, 1]
