@@ -177,3 +177,42 @@ def test_a_timeout_the_ticker_saw_due_is_not_fired_again_after_a_phone_caught_up
     service.submit = submit
     service.act(room, seats[1], {"action": {"answer": "7"}, "step": seen})  # was refused not_your_turn
     assert [a.seat for a in room.session.state.asking.answers] == [0, 1]
+
+
+def test_a_bot_move_the_ticker_found_due_waits_for_its_next_look_if_an_answer_came_meanwhile():  # CAMP-D3
+    """The same race for a bot's move: decided on the state the ticker saw, it goes in only if nothing came into the
+    room's log since (its plan is made again on the state after)."""
+    clock = FakeClock()
+    service = make_service(clock=clock)
+    code, _ = service.create_room()
+    room = service.room(code)
+    seats = [service.join(room, f"P{i}", "player")[0] for i in range(2)]  # and a bot
+    service.host_event(room, "select_game", {"game": "campaign"})
+    service.host_event(room, "settings", {"game": "campaign", "settings": {**TIMERS, "bots": True,
+                                                                            "preview_seconds": 0}})
+    service.host_event(room, "start", {})
+    assert [s.is_bot for s in room.session.slots] == [False, False, True]
+    step = room.session.game.step(room.session.state)
+    submit, raced = service.submit, []
+
+    def racing(room_, kind, data, *args, **kwargs):
+        if data.get("by") == "bot" and not raced:  # the bot's move, decided: a phone's answer takes the lock first
+            raced.append(room.seq)
+            service.act(room, seats[0], {"action": {"answer": "12"}, "step": step})
+        return submit(room_, kind, data, *args, **kwargs)
+
+    service.submit = racing
+    for _ in range(100):
+        clock.advance(100)
+        service.tick()
+        if raced:
+            break
+    assert raced, "the bot never moved"
+    assert [a.seat for a in room.session.state.asking.answers] == [0]  # the bot's stale move did not go in
+    service.submit = submit
+    for _ in range(100):  # it looks again and answers
+        clock.advance(100)
+        service.tick()
+        if len(room.session.state.asking.answers) == 2:
+            break
+    assert sorted(a.seat for a in room.session.state.asking.answers) == [0, 2]
