@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -99,9 +101,6 @@ def test_a_process_cpu_is_read_finer_than_a_clock_tick():
     """A quick party run is 3 s: the relay used 10 ms of CPU in it, or 20, or none, when a process's CPU was read in
     the kernel's clock ticks (psutil's ``cpu_times``), and its CPU per action came out 0.0 in one CI run in three.
     A few milliseconds spent in another process must read as a few milliseconds, not as 0 or 10."""
-    import subprocess
-    import sys
-
     spin = "import sys, time\nt = time.thread_time()\nwhile time.thread_time() - t < 0.003: pass\nsys.stdin.read()"
     child = subprocess.Popen([sys.executable, "-c", spin], stdin=subprocess.PIPE)
     try:

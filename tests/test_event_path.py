@@ -1,7 +1,8 @@
-"""The two events a page sends most, a game move (``action``) and the clock sync (``ping``, every 2 s from every
-page), are handled without a Flask request context (host/sockets.py ``SafeNamespace``): building one for each event
-(a request object, a URL adapter, a routing match, a session) was a twentieth of the party benchmark's server. They
-are still answered, refused and guarded as every other event."""
+"""The events pages send most, a game move (``action``), the clock sync (``ping``, every 2 s from every page) and a
+spectator's answer (``audience``, a crowd's in the same second), are handled without a Flask request context
+(host/sockets.py ``SafeNamespace.LIGHT_EVENTS``): building one for each event (a request object, a URL adapter, a
+routing match, a session) was a twentieth of the party benchmark's server. They are still answered, refused and
+guarded as every other event."""
 
 from __future__ import annotations
 

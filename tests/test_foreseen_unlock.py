@@ -9,6 +9,7 @@ A host's *Skip* during the preview opens the question earlier than shown: that i
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from sqlmodel import Session, select
 
@@ -149,6 +150,22 @@ def test_a_quiz_get_ready_the_host_skips_is_sent_to_every_screen():  # QUIZ-S6
     assert harness.service.room(code).session.state.phase == "question" and told == [code]
 
 
+def race(service: RoomService, decided: Callable[[str, dict], bool], first: Callable[[], object]) -> list[str]:
+    """Let ``first`` (a phone's event) take the room's lock between the ticker's look and its submit of the first event
+    ``decided`` picks (by kind and data): the ticker looks without the lock. Returns the kinds raced (one at most);
+    ``del service.submit`` ends it."""
+    submit, raced = service.submit, []
+
+    def racing(room, kind, data, *args, **kwargs):
+        if decided(kind, data) and not raced:
+            raced.append(kind)
+            first()
+        return submit(room, kind, data, *args, **kwargs)
+
+    service.submit = racing
+    return raced
+
+
 def test_a_timeout_the_ticker_saw_due_is_not_fired_again_after_a_phone_caught_up_with_it():  # CAMP-D2, CAMP-D3
     """The ticker looks at a room without its lock and then asks for it to fire what it saw due; a player's answer
     that held the lock meanwhile had already caught up with the same unlock (``Clocks.catch_up``). The ticker's
@@ -160,21 +177,14 @@ def test_a_timeout_the_ticker_saw_due_is_not_fired_again_after_a_phone_caught_up
     room, seats, _told = campaign(service)
     seen = service.view(room, seats[0])["game"]["step"]
     clock.advance(opens_in(service, room) + 5)
-    submit, raced = service.submit, []
-
-    def racing(room_, kind, data, *args, **kwargs):
-        if kind == "timeout" and not raced:  # the ticker's, decided: a phone's answer takes the lock first
-            raced.append(kind)
-            service.act(room, seats[0], {"action": {"answer": "12"}, "step": seen})
-        return submit(room_, kind, data, *args, **kwargs)
-
-    service.submit = racing
+    raced = race(service, lambda kind, data: kind == "timeout",  # the ticker's, decided: a phone's answer comes first
+                 lambda: service.act(room, seats[0], {"action": {"answer": "12"}, "step": seen}))
     service.tick()
     assert raced, "the ticker fired nothing"
     state = room.session.state
     assert state.phase == "answer", state.phase  # the question stays open for its whole time
     assert [a.seat for a in state.asking.answers] == [0]
-    service.submit = submit
+    del service.submit  # (the race's wrapper)
     service.act(room, seats[1], {"action": {"answer": "7"}, "step": seen})  # was refused not_your_turn
     assert [a.seat for a in room.session.state.asking.answers] == [0, 1]
 
@@ -193,15 +203,8 @@ def test_a_bot_move_the_ticker_found_due_waits_for_its_next_look_if_an_answer_ca
     service.host_event(room, "start", {})
     assert [s.is_bot for s in room.session.slots] == [False, False, True]
     step = room.session.game.step(room.session.state)
-    submit, raced = service.submit, []
-
-    def racing(room_, kind, data, *args, **kwargs):
-        if data.get("by") == "bot" and not raced:  # the bot's move, decided: a phone's answer takes the lock first
-            raced.append(room.seq)
-            service.act(room, seats[0], {"action": {"answer": "12"}, "step": step})
-        return submit(room_, kind, data, *args, **kwargs)
-
-    service.submit = racing
+    raced = race(service, lambda kind, data: data.get("by") == "bot",  # the bot's move, decided: a phone's answer
+                 lambda: service.act(room, seats[0], {"action": {"answer": "12"}, "step": step}))  # comes first
     for _ in range(100):
         clock.advance(100)
         service.tick()
@@ -209,7 +212,7 @@ def test_a_bot_move_the_ticker_found_due_waits_for_its_next_look_if_an_answer_ca
             break
     assert raced, "the bot never moved"
     assert [a.seat for a in room.session.state.asking.answers] == [0]  # the bot's stale move did not go in
-    service.submit = submit
+    del service.submit
     for _ in range(100):  # it looks again and answers
         clock.advance(100)
         service.tick()
